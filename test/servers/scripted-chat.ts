@@ -1,0 +1,152 @@
+/**
+ * A scripted OpenAI-compatible chat server on 127.0.0.1 (port 0): the test double for a hosted
+ * model. It answers POST /v1/chat/completions from a list of replies (consumed in order) or from a
+ * function that sees each request, streaming (SSE) or not, and records every request.
+ */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export type ChatReply =
+  | { content: string; delayMs?: number; usage?: { prompt: number; completion: number } }
+  | { status: number; body?: unknown; headers?: Record<string, string>; delayMs?: number };
+
+export interface ChatRequestRecord {
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  body: any;
+  model: string;
+  messages: { role: string; content: string }[];
+  stream: boolean;
+  index: number;
+}
+
+export interface ScriptedChat {
+  /** e.g. http://127.0.0.1:PORT/v1 */
+  baseUrl: string;
+  requests: ChatRequestRecord[];
+  close(): Promise<void>;
+}
+
+type Script = ChatReply[] | ((req: ChatRequestRecord) => ChatReply | Promise<ChatReply>);
+
+export async function startScriptedChat(script: Script): Promise<ScriptedChat> {
+  const requests: ChatRequestRecord[] = [];
+  let next = 0;
+
+  const pickReply = async (record: ChatRequestRecord): Promise<ChatReply> => {
+    if (typeof script === 'function') return script(record);
+    const reply = script[next++];
+    return reply ?? { status: 500, body: { error: { message: `scripted-chat: no reply scripted for request #${record.index}` } } };
+  };
+
+  const server = http.createServer((req, res) => {
+    void handle(req, res).catch((error: unknown) => {
+      if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ error: { message: String(error) } }));
+    });
+  });
+
+  const handle = async (req: http.IncomingMessage, res: http.ServerResponse): Promise<void> => {
+    const path = (req.url ?? '').split('?')[0];
+    if (req.method !== 'POST' || path !== '/v1/chat/completions') {
+      res.writeHead(404, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ error: { message: `scripted-chat: no route ${req.method} ${req.url}` } }));
+      return;
+    }
+    const raw = await readBody(req);
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any
+    const body: any = raw ? JSON.parse(raw) : {};
+    const record: ChatRequestRecord = {
+      body,
+      model: String(body.model ?? ''),
+      messages: (Array.isArray(body.messages) ? body.messages : []).map((m: { role?: unknown; content?: unknown }) => ({
+        role: String(m.role ?? ''),
+        content: typeof m.content === 'string' ? m.content : JSON.stringify(m.content),
+      })),
+      stream: body.stream === true,
+      index: requests.length,
+    };
+    requests.push(record);
+    const reply = await pickReply(record);
+    if (reply.delayMs) {
+      const closed = await sleepUnlessClosed(reply.delayMs, req);
+      if (closed) return;
+    }
+    if ('status' in reply) {
+      res.writeHead(reply.status, { 'content-type': 'application/json', ...reply.headers });
+      res.end(JSON.stringify(reply.body ?? { error: { message: `scripted status ${reply.status}`, type: 'scripted' } }));
+      return;
+    }
+    const usage = {
+      prompt_tokens: reply.usage?.prompt ?? 10,
+      completion_tokens: reply.usage?.completion ?? 5,
+      total_tokens: (reply.usage?.prompt ?? 10) + (reply.usage?.completion ?? 5),
+    };
+    const id = `chatcmpl-scripted-${record.index}`;
+    const created = Math.floor(Date.now() / 1000);
+    if (!record.stream) {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(
+        JSON.stringify({
+          id,
+          object: 'chat.completion',
+          created,
+          model: record.model,
+          choices: [{ index: 0, message: { role: 'assistant', content: reply.content }, finish_reason: 'stop', logprobs: null }],
+          usage,
+        }),
+      );
+      return;
+    }
+    res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
+    const chunk = (choices: unknown[], extra: Record<string, unknown> = {}) =>
+      `data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created, model: record.model, choices, ...extra })}\n\n`;
+    res.write(chunk([{ index: 0, delta: { role: 'assistant', content: '' }, finish_reason: null }]));
+    for (const piece of splitIntoPieces(reply.content)) {
+      res.write(chunk([{ index: 0, delta: { content: piece }, finish_reason: null }]));
+    }
+    res.write(chunk([{ index: 0, delta: {}, finish_reason: 'stop' }]));
+    if (body.stream_options?.include_usage) res.write(chunk([], { usage }));
+    res.end('data: [DONE]\n\n');
+  };
+
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    baseUrl: `http://127.0.0.1:${port}/v1`,
+    requests,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+function readBody(req: http.IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const parts: Buffer[] = [];
+    req.on('data', (part: Buffer) => parts.push(part));
+    req.on('end', () => resolve(Buffer.concat(parts).toString('utf8')));
+    req.on('error', reject);
+  });
+}
+
+/** Waits `ms`; resolves true early if the client went away (a canceled or timed-out call). */
+function sleepUnlessClosed(ms: number, req: http.IncomingMessage): Promise<boolean> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => {
+      req.socket.off('close', onClose);
+      resolve(false);
+    }, ms);
+    const onClose = () => {
+      clearTimeout(timer);
+      resolve(true);
+    };
+    req.socket.once('close', onClose);
+  });
+}
+
+function splitIntoPieces(text: string): string[] {
+  const pieces = text.match(/[\s\S]{1,8}/g);
+  return pieces ?? [];
+}
