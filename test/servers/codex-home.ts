@@ -1,0 +1,42 @@
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+export interface CodexHome {
+  codexHome: string;
+  /** process.env plus CODEX_HOME and a TMPDIR that does not contain CODEX_HOME. */
+  env: NodeJS.ProcessEnv;
+  cleanup(): Promise<void>;
+}
+
+/**
+ * An isolated CODEX_HOME whose config points Codex at a scripted Responses server, with retries off
+ * so failures surface at once. CODEX_HOME and TMPDIR are sibling folders: when CODEX_HOME lies under
+ * TMPDIR, Codex prints a PATH-alias warning on stderr.
+ */
+export async function makeCodexHome(baseUrl: string, options: { model?: string } = {}): Promise<CodexHome> {
+  const root = await mkdtemp(join(tmpdir(), 'parley-codex-'));
+  const codexHome = join(root, 'home');
+  const tmp = join(root, 'tmp');
+  await mkdir(codexHome, { recursive: true });
+  await mkdir(tmp, { recursive: true });
+  const model = options.model ?? 'fake-model';
+  const config = [
+    `model = ${JSON.stringify(model)}`,
+    'model_provider = "fake"',
+    '',
+    '[model_providers.fake]',
+    'name = "fake"',
+    `base_url = ${JSON.stringify(baseUrl)}`,
+    'wire_api = "responses"',
+    'request_max_retries = 0',
+    'stream_max_retries = 0',
+    '',
+  ].join('\n');
+  await writeFile(join(codexHome, 'config.toml'), config, 'utf8');
+  return {
+    codexHome,
+    env: { ...process.env, CODEX_HOME: codexHome, TMPDIR: tmp },
+    cleanup: () => rm(root, { recursive: true, force: true }),
+  };
+}

@@ -1,0 +1,223 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { execa } from 'execa';
+import type { Usage } from '../../schemas/common.js';
+import { BackendError } from '../backend.js';
+import { buildCodexArgs, type CodexSandbox } from './argv.js';
+import { parseEventLine, parseJsonEvents, type CodexEvent } from './events.js';
+import { classifyFailure, stderrTail } from './failures.js';
+import { parsePlainOutput } from './plain.js';
+import { resolveCodexPath, spawnTarget } from './resolve-path.js';
+import { fromRawUsage, recalledCumulative, rememberCumulative, sessionKey, usageDifference, withSessionQueue } from './session-state.js';
+
+export interface CodexCallOptions {
+  prompt: string;
+  /** Resume this Codex thread; omit to start a new one. */
+  sessionId?: string;
+  /** `-C`: the project for code questions, an empty folder for abstract ones. */
+  cwd?: string;
+  sandbox?: CodexSandbox;
+  model?: string;
+  reasoningEffort?: string;
+  /** Extra `-c key=value` overrides; values are TOML. */
+  config?: Record<string, string>;
+  codexPath?: string;
+  /** Merged over process.env. */
+  env?: NodeJS.ProcessEnv;
+  /** Always enforced (default 10 minutes): Codex retries an unreachable server forever. */
+  timeoutMs?: number;
+  signal?: AbortSignal;
+  mode?: 'json' | 'plain';
+  /** A JSON schema for a structured reply (`--output-schema`); Codex does not validate the reply. */
+  outputSchema?: object;
+  onEvent?: (event: CodexEvent) => void;
+  /** The thread's cumulative usage after the previous turn, when the caller persisted it across processes. */
+  previousCumulativeUsage?: Usage;
+}
+
+export interface CodexCallResult {
+  answer: string;
+  sessionId: string;
+  /** This turn only. */
+  usage: Usage;
+  /** As Codex reports it: cumulated over the thread. */
+  cumulativeUsage?: Usage;
+  events: CodexEvent[];
+  warnings: string[];
+  commands: { command: string; exitCode: number | null; output: string }[];
+  argv: string[];
+  durationMs: number;
+  /** The model Codex reported (plain mode header), else the one asked for. */
+  model?: string;
+}
+
+export const DEFAULT_CODEX_TIMEOUT_MS = 600_000;
+const KILL_GRACE_MS = 2_000;
+
+/** Runs one `codex exec` turn. Throws BackendError on every failure. */
+export async function runCodex(opts: CodexCallOptions): Promise<CodexCallResult> {
+  const env = { ...process.env, ...opts.env };
+  const codexPath = resolveCodexPath({ ...(opts.codexPath ? { codexPath: opts.codexPath } : {}), env });
+  if (!opts.sessionId) return runOnce(opts, env, codexPath);
+  return withSessionQueue(sessionKey(env.CODEX_HOME, opts.sessionId), () => runOnce(opts, env, codexPath));
+}
+
+async function runOnce(opts: CodexCallOptions, env: NodeJS.ProcessEnv, codexPath: string): Promise<CodexCallResult> {
+  if (opts.signal?.aborted) throw new BackendError('canceled', 'codex exec was canceled before it started');
+  const schemaDir = opts.outputSchema ? await mkdtemp(join(tmpdir(), 'parley-codex-schema-')) : undefined;
+  try {
+    const outputSchemaFile = schemaDir ? join(schemaDir, 'output-schema.json') : undefined;
+    if (outputSchemaFile) await writeFile(outputSchemaFile, JSON.stringify(opts.outputSchema), 'utf8');
+    const args = buildCodexArgs({ ...opts, ...(outputSchemaFile ? { outputSchemaFile } : {}) });
+    return await spawnAndParse(opts, env, codexPath, args);
+  } finally {
+    if (schemaDir) await rm(schemaDir, { recursive: true, force: true });
+  }
+}
+
+async function spawnAndParse(opts: CodexCallOptions, env: NodeJS.ProcessEnv, codexPath: string, args: string[]): Promise<CodexCallResult> {
+  const mode = opts.mode ?? 'json';
+  const timeoutMs = opts.timeoutMs ?? DEFAULT_CODEX_TIMEOUT_MS;
+  const { file, prefixArgs } = spawnTarget(codexPath);
+  const started = performance.now();
+  // Own process group, so a timeout or cancel kills codex and everything it started.
+  const subprocess = execa(file, [...prefixArgs, ...args], {
+    input: opts.prompt,
+    env,
+    extendEnv: false,
+    reject: false,
+    detached: true,
+    stripFinalNewline: false,
+    maxBuffer: 64 * 1024 * 1024,
+  });
+
+  let stoppedBy: 'timeout' | 'cancel' | undefined;
+  let forceKill: NodeJS.Timeout | undefined;
+  const killGroup = (signal: NodeJS.Signals): void => {
+    if (subprocess.pid === undefined) return;
+    try {
+      process.kill(-subprocess.pid, signal);
+    } catch {
+      // the group is already gone
+    }
+  };
+  const stop = (reason: 'timeout' | 'cancel'): void => {
+    if (stoppedBy) return;
+    stoppedBy = reason;
+    killGroup('SIGTERM');
+    forceKill = setTimeout(() => killGroup('SIGKILL'), KILL_GRACE_MS);
+  };
+  const timer = setTimeout(() => stop('timeout'), timeoutMs);
+  const onAbort = (): void => stop('cancel');
+  opts.signal?.addEventListener('abort', onAbort, { once: true });
+  if (mode === 'json' && opts.onEvent) streamEvents(subprocess.stdout, opts.onEvent);
+
+  const result = await subprocess;
+  clearTimeout(timer);
+  clearTimeout(forceKill);
+  opts.signal?.removeEventListener('abort', onAbort);
+  if (stoppedBy) killGroup('SIGKILL');
+  const durationMs = performance.now() - started;
+
+  const stdout = String(result.stdout ?? '');
+  const stderr = String(result.stderr ?? '');
+  if (result.exitCode === undefined && !result.signal && !stoppedBy) {
+    const code = (result as { code?: string }).code;
+    const kind = code === 'ENOENT' || code === 'EACCES' ? 'not-found' : 'exit';
+    throw new BackendError(kind, `could not start codex at ${codexPath}: ${result.shortMessage}. Install it with \`npm install @openai/codex\`.`, {
+      stderrTail: stderrTail(stderr),
+    });
+  }
+
+  const argv = [file, ...prefixArgs, ...args];
+  const base = { stderr, timeoutMs, ...(stoppedBy ? { stoppedBy } : {}), ...(opts.sessionId ? { requestedSessionId: opts.sessionId } : {}) };
+  const exit = { ...(result.exitCode === undefined ? {} : { exitCode: result.exitCode }), ...(result.signal ? { signal: result.signal } : {}) };
+
+  if (mode === 'plain') {
+    const parsed = parsePlainOutput(stdout, stderr);
+    throwIfFailed(classifyFailure({ ...base, ...exit, streamErrors: parsed.errors }));
+    const warnings = [...parsed.warnings, 'plain mode reports only a token total: it is counted as input tokens'];
+    const cumulative = parsed.totalTokens === undefined ? undefined : { inputTokens: parsed.totalTokens, cachedInputTokens: 0, outputTokens: 0, reasoningTokens: 0 };
+    return finish(opts, env, { answer: parsed.answer, sessionId: parsed.sessionId, cumulative, events: [], warnings, commands: [], argv, durationMs, model: parsed.model ?? opts.model, stderr });
+  }
+
+  const parsed = parseJsonEvents(stdout);
+  throwIfFailed(classifyFailure({ ...base, ...exit, streamErrors: parsed.streamErrors, ...(parsed.turnFailed === undefined ? {} : { turnFailed: parsed.turnFailed }) }));
+  const cumulative = parsed.usage ? fromRawUsage(parsed.usage) : undefined;
+  return finish(opts, env, { answer: parsed.answer, sessionId: parsed.threadId, cumulative, events: parsed.events, warnings: parsed.warnings, commands: parsed.commands, argv, durationMs, model: opts.model, stderr });
+}
+
+interface RawOutcome {
+  answer: string;
+  sessionId: string | undefined;
+  cumulative: Usage | undefined;
+  events: CodexEvent[];
+  warnings: string[];
+  commands: CodexCallResult['commands'];
+  argv: string[];
+  durationMs: number;
+  model: string | undefined;
+  stderr: string;
+}
+
+/** Checks a run that exited 0: session identity, a non-empty answer, then the per-turn usage. */
+function finish(opts: CodexCallOptions, env: NodeJS.ProcessEnv, outcome: RawOutcome): CodexCallResult {
+  const detail = { stderrTail: stderrTail(outcome.stderr), exitCode: 0 };
+  if (!outcome.sessionId) throw new BackendError('empty-answer', 'codex exited 0 but reported no session id: its output format was not understood', detail);
+  if (opts.sessionId && outcome.sessionId !== opts.sessionId) {
+    throw new BackendError(
+      'session-mismatch',
+      `asked to resume codex session ${opts.sessionId} but codex answered in session ${outcome.sessionId} (it silently starts a new session for an unknown name)`,
+      detail,
+    );
+  }
+  if (!outcome.answer.trim()) throw new BackendError('empty-answer', 'codex exited 0 with an empty answer: a format failure, not an answer', detail);
+
+  const warnings = [...outcome.warnings];
+  const key = sessionKey(env.CODEX_HOME, outcome.sessionId);
+  let usage: Usage = { inputTokens: 0, cachedInputTokens: 0, outputTokens: 0, reasoningTokens: 0 };
+  if (outcome.cumulative) {
+    const previous = opts.sessionId ? (opts.previousCumulativeUsage ?? recalledCumulative(key)) : undefined;
+    if (opts.sessionId && !previous) warnings.push('usage before this resume is unknown: the turn usage is the cumulative figure of the thread');
+    usage = usageDifference(outcome.cumulative, previous);
+    rememberCumulative(key, outcome.cumulative);
+  } else {
+    warnings.push('codex reported no token usage');
+  }
+  return {
+    answer: outcome.answer,
+    sessionId: outcome.sessionId,
+    usage,
+    ...(outcome.cumulative ? { cumulativeUsage: outcome.cumulative } : {}),
+    events: outcome.events,
+    warnings,
+    commands: outcome.commands,
+    argv: outcome.argv,
+    durationMs: outcome.durationMs,
+    ...(outcome.model ? { model: outcome.model } : {}),
+  };
+}
+
+function throwIfFailed(error: BackendError | undefined): void {
+  if (error) throw error;
+}
+
+function streamEvents(stdout: NodeJS.ReadableStream | null, onEvent: (event: CodexEvent) => void): void {
+  if (!stdout) return;
+  let pending = '';
+  stdout.on('data', (chunk: Buffer | string) => {
+    pending += chunk.toString();
+    const lines = pending.split('\n');
+    pending = lines.pop() ?? '';
+    for (const line of lines) {
+      const event = parseEventLine(line);
+      if (!event) continue;
+      try {
+        onEvent(event);
+      } catch (error) {
+        console.error('parley: codex onEvent handler threw', error);
+      }
+    }
+  });
+}
