@@ -1,0 +1,38 @@
+import type { Backend } from '../wrapper/backend.js';
+import type { RunProtocol } from '../protocols/run-protocol.js';
+import { stateHome } from '../state/paths.js';
+import { JobManager } from './jobs.js';
+import { RunManager } from './runs.js';
+
+/** Everything a tool needs from the outside world, made once per server. */
+export interface ServerDeps {
+  home: string;
+  env: NodeJS.ProcessEnv;
+  clock: () => Date;
+  jobs: JobManager;
+  runs: RunManager;
+  backendFor(spec: string): Backend;
+}
+
+export interface DepsOptions {
+  home?: string;
+  env?: NodeJS.ProcessEnv;
+  clock?: () => Date;
+  backendFor?: (spec: string) => Backend;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a registry of heterogeneous protocols
+  protocols?: Record<string, RunProtocol<any, any>>;
+}
+
+export function createDeps(options: DepsOptions = {}): ServerDeps {
+  const env = options.env ?? process.env;
+  const home = options.home ?? stateHome(env);
+  const clock = options.clock ?? (() => new Date());
+  const jobs = new JobManager(clock);
+  const backendFor =
+    options.backendFor ??
+    ((spec: string): Backend => {
+      throw new Error(`no backend factory configured for ${spec}`);
+    });
+  const runs = new RunManager({ home, jobs, protocols: options.protocols ?? {}, backendFor, clock });
+  return { home, env, clock, jobs, runs, backendFor };
+}

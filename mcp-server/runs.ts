@@ -1,0 +1,173 @@
+import { mkdir, readFile, readdir, rename, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import type { Backend } from '../wrapper/backend.js';
+import type { RunAnalysis, RunProgress, RunProtocol } from '../protocols/run-protocol.js';
+import { openAuditLog } from '../state/audit-log.js';
+import { assertSafeId, runDir, runsDir } from '../state/paths.js';
+import type { JobManager } from './jobs.js';
+import { ToolRefusal } from './tool-kit.js';
+
+export type RunStatus = 'running' | 'succeeded' | 'failed' | 'canceled' | 'interrupted';
+
+export interface RunMeta {
+  runId: string;
+  protocol: string;
+  status: RunStatus;
+  config: unknown;
+  createdAt: string;
+  updatedAt: string;
+  progress: RunProgress;
+  error?: string;
+  files: { output: string; audit: string; meta: string };
+}
+
+export interface RunManagerDeps {
+  home: string;
+  jobs: JobManager;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a registry of heterogeneous protocols
+  protocols: Record<string, RunProtocol<any, any>>;
+  backendFor(spec: string): Backend;
+  clock?: () => Date;
+}
+
+/** Runs of the server-driven protocols: one folder per run (meta, output, audit log), resumable. */
+export class RunManager {
+  private readonly clock: () => Date;
+
+  constructor(private readonly deps: RunManagerDeps) {
+    this.clock = deps.clock ?? (() => new Date());
+  }
+
+  protocolNames(): string[] {
+    return Object.keys(this.deps.protocols);
+  }
+
+  async start(protocolName: string, rawConfig: unknown, requestedId?: string, onProgress?: (p: RunProgress) => void): Promise<RunMeta> {
+    const protocol = this.deps.protocols[protocolName];
+    if (!protocol) throw new ToolRefusal(`unknown protocol "${protocolName}"; use one of: ${this.protocolNames().join(', ')}`);
+    let meta = requestedId ? await this.readMeta(requestedId).catch(() => undefined) : undefined;
+    if (meta && (meta.status === 'succeeded' || this.deps.jobs.get(meta.runId)?.status === 'running')) {
+      throw new ToolRefusal(`run ${meta.runId} is ${this.deps.jobs.get(meta.runId)?.status ?? meta.status}; call run_status or run_result instead`);
+    }
+    const parsed = protocol.configSchema.safeParse(meta ? meta.config : rawConfig);
+    if (!parsed.success) {
+      const issues = parsed.error.issues.map((issue) => `${issue.path.join('.') || 'config'}: ${issue.message}`).join('; ');
+      throw new ToolRefusal(`invalid ${protocolName} config: ${issues}`);
+    }
+    const runId = requestedId ? assertSafeId(requestedId, 'runId') : newRunId(protocolName, this.clock());
+    const dir = runDir(this.deps.home, runId);
+    await mkdir(dir, { recursive: true });
+    const now = this.clock().toISOString();
+    meta = {
+      runId,
+      protocol: protocolName,
+      status: 'running',
+      config: parsed.data,
+      createdAt: meta?.createdAt ?? now,
+      updatedAt: now,
+      progress: { done: 0, message: meta ? 'resuming' : 'starting' },
+      files: { output: join(dir, 'output.json'), audit: join(dir, 'audit.jsonl'), meta: join(dir, 'run.json') },
+    };
+    await this.writeMeta(meta);
+    const started = meta;
+    // Meta writes go through one chain so a late progress write never overwrites the final status.
+    let writes: Promise<void> = Promise.resolve();
+    const queueMeta = (next: RunMeta): Promise<void> => (writes = writes.then(() => this.writeMeta(next)).catch(() => undefined));
+    this.deps.jobs.start(runId, protocolName, async (signal, progress) => {
+      let lastWrite = 0;
+      const track = (update: RunProgress): void => {
+        progress(update);
+        onProgress?.(update);
+        if (Date.now() - lastWrite > 250) {
+          lastWrite = Date.now();
+          void queueMeta({ ...started, progress: update, updatedAt: this.clock().toISOString() });
+        }
+      };
+      try {
+        const output = await protocol.run(parsed.data, {
+          runId,
+          dir,
+          audit: openAuditLog(started.files.audit),
+          backendFor: (spec) => this.deps.backendFor(spec),
+          signal,
+          progress: track,
+          now: this.clock,
+        });
+        await writeFile(started.files.output, JSON.stringify(output, null, 2) + '\n');
+        await queueMeta(this.finished(started, signal.aborted ? 'canceled' : 'succeeded'));
+        return output;
+      } catch (error) {
+        await queueMeta(this.finished(started, signal.aborted ? 'canceled' : 'failed', error instanceof Error ? error.message : String(error)));
+        throw error;
+      }
+    });
+    return started;
+  }
+
+  async status(runId: string): Promise<RunMeta> {
+    const meta = await this.readMeta(runId);
+    const job = this.deps.jobs.get(runId);
+    if (job) return { ...meta, status: job.status, progress: job.progress, ...(job.error ? { error: job.error } : {}) };
+    // On disk as running, but no job in this process: the process that ran it ended.
+    return meta.status === 'running' ? { ...meta, status: 'interrupted' } : meta;
+  }
+
+  async wait(runId: string, ms: number, onProgress?: (p: RunProgress) => void, signal?: AbortSignal): Promise<RunMeta> {
+    await this.deps.jobs.wait(runId, ms, onProgress, signal);
+    return this.status(runId);
+  }
+
+  async output(runId: string): Promise<{ meta: RunMeta; output: unknown }> {
+    const meta = await this.status(runId);
+    if (meta.status !== 'succeeded') {
+      throw new ToolRefusal(`run ${runId} is ${meta.status}${meta.error ? ` (${meta.error})` : ''}; ${meta.status === 'running' ? 'poll run_status' : 'start it again with run_start {runId} to resume'}`);
+    }
+    return { meta, output: JSON.parse(await readFile(meta.files.output, 'utf8')) };
+  }
+
+  async cancel(runId: string): Promise<RunMeta> {
+    await this.readMeta(runId);
+    this.deps.jobs.cancel(runId);
+    await this.deps.jobs.wait(runId, 10_000);
+    return this.status(runId);
+  }
+
+  async list(): Promise<RunMeta[]> {
+    const ids = await readdir(runsDir(this.deps.home)).catch(() => [] as string[]);
+    const metas = await Promise.all(ids.map((id) => this.status(id).catch(() => undefined)));
+    return metas.filter((meta): meta is RunMeta => meta !== undefined).sort((a, b) => b.createdAt.localeCompare(a.createdAt));
+  }
+
+  analyze(protocolName: string, output: unknown): RunAnalysis {
+    const protocol = this.deps.protocols[protocolName];
+    if (!protocol) throw new ToolRefusal(`unknown protocol "${protocolName}"; use one of: ${this.protocolNames().join(', ')}`);
+    return protocol.analyze(output);
+  }
+
+  private async readMeta(runId: string): Promise<RunMeta> {
+    const path = join(runDir(this.deps.home, runId), 'run.json');
+    try {
+      return JSON.parse(await readFile(path, 'utf8')) as RunMeta;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw new ToolRefusal(`no run "${runId}"; call run_list to see the runs`);
+      throw error;
+    }
+  }
+
+  private finished(meta: RunMeta, status: RunStatus, error?: string): RunMeta {
+    const job = this.deps.jobs.get(meta.runId);
+    return { ...meta, status, progress: job?.progress ?? meta.progress, updatedAt: this.clock().toISOString(), ...(error ? { error } : {}) };
+  }
+
+  private async writeMeta(meta: RunMeta): Promise<void> {
+    const temp = `${meta.files.meta}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
+    await writeFile(temp, JSON.stringify(meta, null, 2) + '\n');
+    await rename(temp, meta.files.meta);
+  }
+}
+
+function newRunId(protocol: string, now: Date): string {
+  const stamp = now.toISOString().replace(/[-:]/g, '').replace('T', '-').slice(0, 15);
+  return `${protocol}-${stamp}-${randomBytes(3).toString('hex')}`;
+}

@@ -1,0 +1,93 @@
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { CallToolResult, ServerNotification, ServerRequest } from '@modelcontextprotocol/sdk/types.js';
+import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
+import { z } from 'zod';
+
+export type ToolExtra = RequestHandlerExtra<ServerRequest, ServerNotification>;
+
+/** What a tool does to the world, mapped onto the four MCP annotations. */
+export type ToolEffect = 'read' | 'write' | 'write-idempotent' | 'destroy' | 'model-call';
+
+const annotationsFor: Record<ToolEffect, { readOnlyHint: boolean; destructiveHint: boolean; idempotentHint: boolean; openWorldHint: boolean }> = {
+  read: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  write: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+  'write-idempotent': { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  destroy: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
+  'model-call': { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
+};
+
+/**
+ * A refusal the caller can act on: a rule was broken or an argument was wrong.
+ * Tools throw it; the kit turns it into `isError: true` with the sentence as text.
+ */
+export class ToolRefusal extends Error {
+  constructor(
+    message: string,
+    readonly rule?: string,
+    readonly legalMoves: string[] = [],
+  ) {
+    super(message);
+    this.name = 'ToolRefusal';
+  }
+}
+
+export interface ToolDefinition<I extends z.ZodRawShape, O extends z.ZodRawShape> {
+  name: string;
+  title: string;
+  description: string;
+  input: I;
+  output: O;
+  effect: ToolEffect;
+  handler(args: z.infer<z.ZodObject<I>>, extra: ToolExtra): Promise<z.infer<z.ZodObject<O>>> | z.infer<z.ZodObject<O>>;
+}
+
+export function defineTool<I extends z.ZodRawShape, O extends z.ZodRawShape>(def: ToolDefinition<I, O>): ToolDefinition<I, O> {
+  return def;
+}
+
+export function refusalText(error: ToolRefusal): string {
+  const next = error.legalMoves.length > 0 ? ` Legal next moves: ${error.legalMoves.join(', ')}.` : '';
+  const rule = error.rule ? `[${error.rule}] ` : '';
+  return `${rule}${error.message}${next}`;
+}
+
+export function registerDefinedTool<I extends z.ZodRawShape, O extends z.ZodRawShape>(server: McpServer, def: ToolDefinition<I, O>): void {
+  const outputSchema = z.object(def.output);
+  server.registerTool(
+    def.name,
+    {
+      title: def.title,
+      description: def.description,
+      inputSchema: def.input,
+      outputSchema: def.output,
+      annotations: { title: def.title, ...annotationsFor[def.effect] },
+    },
+    // The SDK's generic callback type cannot follow our generic shape; the input was validated by the SDK.
+    (async (args: z.infer<z.ZodObject<I>>, extra: ToolExtra): Promise<CallToolResult> => {
+      try {
+        const structured = outputSchema.parse(await def.handler(args, extra)) as Record<string, unknown>;
+        return { structuredContent: structured, content: [{ type: 'text', text: JSON.stringify(structured) }] };
+      } catch (error) {
+        if (error instanceof ToolRefusal) return { isError: true, content: [{ type: 'text', text: refusalText(error) }] };
+        if (isUserFacingError(error)) return { isError: true, content: [{ type: 'text', text: (error as Error).message }] };
+        throw error;
+      }
+    }) as never,
+  );
+}
+
+/** Errors whose message is written for the caller (store and backend errors), not bugs. */
+function isUserFacingError(error: unknown): boolean {
+  if (!(error instanceof Error)) return false;
+  return ['StoreError', 'BackendError', 'ZodError'].includes(error.name) || 'kind' in error;
+}
+
+/** Sends a progress notification when the client asked for them (it sent a progressToken). */
+export async function reportProgress(extra: ToolExtra, progress: number, total: number | undefined, message: string): Promise<void> {
+  const token = extra._meta?.progressToken;
+  if (token === undefined) return;
+  await extra.sendNotification({
+    method: 'notifications/progress',
+    params: { progressToken: token, progress, ...(total === undefined ? {} : { total }), message },
+  });
+}

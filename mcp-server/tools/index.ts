@@ -1,0 +1,18 @@
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { ServerDeps } from '../deps.js';
+import { registerDefinedTool } from '../tool-kit.js';
+import { runStartTool } from './run-start.js';
+import { runStatusTool } from './run-status.js';
+import { runResultTool } from './run-result.js';
+import { runCancelTool } from './run-cancel.js';
+import { runListTool } from './run-list.js';
+import { runAnalyzeTool } from './run-analyze.js';
+
+/** Every tool, in the fixed order tools/list shows them. */
+export function toolDefinitions(deps: ServerDeps) {
+  return [runStartTool(deps), runStatusTool(deps), runResultTool(deps), runCancelTool(deps), runListTool(deps), runAnalyzeTool(deps)];
+}
+
+export function registerTools(server: McpServer, deps: ServerDeps): void {
+  for (const tool of toolDefinitions(deps)) registerDefinedTool(server, tool as never);
+}
