@@ -1,0 +1,168 @@
+import { DebateTranscript } from '../../schemas/debate.js';
+import type { RunAnalysis } from '../run-protocol.js';
+import { measureAgents, measureClaims, type AgentMeasures, type InfluenceEvent, type SilenceCandidate } from './agent-measures.js';
+import { buildGraph, graphToDot, graphToMermaid, type DebateGraph } from './graph.js';
+import { round6 } from './math.js';
+import { measureRounds, type RoundMeasures } from './round-measures.js';
+
+export type DebateSummary = {
+  roundsRun: number;
+  stopReason: DebateTranscript['stop']['reason'];
+  agentCount: number;
+  finalMajorityAnswer: string | null;
+  finalAgreement: number;
+  finalUnanimity: boolean;
+  agentsInAgreement: number;
+  howManyAgentsChanged: number;
+  uniqueFirstAnswers: number;
+  finalCorrect: boolean | null;
+  reliedOnOther: number | null;
+  bulliedByOther: number | null;
+  /** Pooled over every agent's opportunities. */
+  conformity: number | null;
+  obstinacy: number | null;
+  jsFirst: number;
+  jsFinal: number;
+  /** JS_final / JS_first (null when JS_first is 0). */
+  jsCollapseRatioOverall: number | null;
+  sycophancyRounds: number[];
+  ignoredClaims: number;
+  silenceCandidates: number;
+  formatFailures: number;
+  callFailures: number;
+  dominantAgent: string | null;
+  rcaVerdicts: Record<string, number>;
+  inputTokens: number;
+  outputTokens: number;
+};
+
+export type DebateMeasures = {
+  summary: DebateSummary;
+  rounds: RoundMeasures[];
+  agents: AgentMeasures[];
+  influence: InfluenceEvent[];
+  /** Agents by in-degree, highest first. */
+  dominance: { agentId: string; inDegree: number }[];
+  ignoredClaims: string[];
+  unreferenceableClaims: number;
+  silenceCandidates: SilenceCandidate[];
+};
+
+export type DebateAnalysis = RunAnalysis & { graph: DebateGraph; measures: DebateMeasures };
+
+const DEFAULT_DELTA_S = 0.05;
+
+export function analyzeDebate(input: unknown): DebateAnalysis {
+  const transcript = DebateTranscript.parse(input);
+  const deltaS = typeof transcript.config.deltaS === 'number' ? transcript.config.deltaS : DEFAULT_DELTA_S;
+  const rounds = measureRounds(transcript.rounds, transcript.agents.length, deltaS);
+  const { agents, influence } = measureAgents(transcript);
+  const claims = measureClaims(transcript);
+  const dominance = agents.map((agent) => ({ agentId: agent.agentId, inDegree: agent.inDegree })).sort((a, b) => b.inDegree - a.inDegree);
+  const transitions = agents.flatMap((agent) => agent.transitions);
+  const opportunities = transitions.filter((transition) => transition.hadDifferingPeer);
+  const first = rounds[0];
+  const last = rounds.at(-1);
+  const truth = transcript.groundTruth?.trim().toLowerCase();
+  const countOf = (pick: (t: (typeof transitions)[number]) => boolean | null) => (truth === undefined ? null : transitions.filter((t) => pick(t) === true).length);
+  const rcaVerdicts: Record<string, number> = {};
+  for (const round of transcript.rounds) for (const verdict of round.rca?.verdicts ?? []) rcaVerdicts[verdict.verdict] = (rcaVerdicts[verdict.verdict] ?? 0) + 1;
+  const summary: DebateSummary = {
+    roundsRun: transcript.stop.roundsRun,
+    stopReason: transcript.stop.reason,
+    agentCount: transcript.agents.length,
+    finalMajorityAnswer: last?.majorityAnswer ?? null,
+    finalAgreement: last?.agreement ?? 0,
+    finalUnanimity: last?.unanimity ?? false,
+    agentsInAgreement: last?.agentsInAgreement ?? 0,
+    howManyAgentsChanged: agents.filter((agent) => agent.changes > 0).length,
+    uniqueFirstAnswers: new Set(agents.flatMap((agent) => (agent.firstAnswer === null ? [] : [agent.firstAnswer]))).size,
+    finalCorrect: truth === undefined || !last?.majorityAnswer ? null : last.majorityAnswer.toLowerCase() === truth,
+    reliedOnOther: countOf((t) => t.reliedOnOther),
+    bulliedByOther: countOf((t) => t.bulliedByOther),
+    conformity: opportunities.length ? round6(opportunities.filter((t) => t.adoptedPeerAnswer).length / opportunities.length) : null,
+    obstinacy: opportunities.length ? round6(opportunities.filter((t) => !t.changed).length / opportunities.length) : null,
+    jsFirst: first?.js ?? 0,
+    jsFinal: last?.js ?? 0,
+    jsCollapseRatioOverall: first && last && first.js > 0 ? round6(last.js / first.js) : null,
+    sycophancyRounds: rounds.filter((round) => round.sycophancy === 1).map((round) => round.round),
+    ignoredClaims: claims.ignoredClaims.length,
+    silenceCandidates: claims.silenceCandidates.length,
+    formatFailures: rounds.reduce((sum, round) => sum + round.formatFailures, 0),
+    callFailures: rounds.reduce((sum, round) => sum + round.callFailures, 0),
+    dominantAgent: dominance[0] && dominance[0].inDegree > 0 && dominance[0].inDegree !== dominance[1]?.inDegree ? dominance[0].agentId : null,
+    rcaVerdicts,
+    inputTokens: transcript.usage.inputTokens,
+    outputTokens: transcript.usage.outputTokens,
+  };
+  const measures: DebateMeasures = { summary, rounds, agents, influence, dominance, ...claims };
+  return { graph: buildGraph(transcript), measures, table: renderTable(measures) };
+}
+
+/** Identity bias (Choi et al.): (Conformity - Obstinacy) identity-visible minus the same anonymised. */
+export function identityBias(identityVisible: DebateAnalysis, anonymised: DebateAnalysis): number | null {
+  const gap = (analysis: DebateAnalysis) => {
+    const { conformity, obstinacy } = analysis.measures.summary;
+    return conformity === null || obstinacy === null ? null : conformity - obstinacy;
+  };
+  const [visible, hidden] = [gap(identityVisible), gap(anonymised)];
+  return visible === null || hidden === null ? null : round6(visible - hidden);
+}
+
+export function exportGraph(analysis: DebateAnalysis, format: 'json' | 'dot' | 'mermaid'): string {
+  if (format === 'dot') return graphToDot(analysis.graph);
+  if (format === 'mermaid') return graphToMermaid(analysis.graph);
+  return JSON.stringify(analysis.graph, null, 2) + '\n';
+}
+
+const ROUND_COLUMNS = [
+  'round', 'validAgents', 'formatFailures', 'callFailures', 'majorityAnswer', 'agreement', 'agentsInAgreement', 'unanimity',
+  'voteEntropy', 'meanAgentEntropy', 'js', 'overlap', 'deltaJs', 'deltaOverlap', 'sycophancy', 'jsCollapseRatio', 'collapse',
+  'rebuttalDensity', 'referenceDensity', 'references', 'unresolvedReferences', 'rhoBar', 'beta',
+] as const satisfies readonly (keyof RoundMeasures)[];
+
+const AGENT_COLUMNS = ['agentId', 'label', 'firstAnswer', 'finalAnswer', 'changes', 'inDegree', 'outDegree', 'conformity', 'obstinacy'] as const satisfies readonly (keyof AgentMeasures)[];
+
+function csvCell(value: unknown): string {
+  if (value === null || value === undefined) return '';
+  const text = String(value);
+  return /[",\n\r]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+}
+
+/** One CSV table: per-round measures (default) or per-agent measures. */
+export function measuresToCsv(analysis: DebateAnalysis, table: 'rounds' | 'agents' = 'rounds'): string {
+  const [columns, rows] =
+    table === 'rounds'
+      ? [ROUND_COLUMNS as readonly string[], analysis.measures.rounds as unknown as Record<string, unknown>[]]
+      : [AGENT_COLUMNS as readonly string[], analysis.measures.agents as unknown as Record<string, unknown>[]];
+  const lines = [columns.join(',')];
+  for (const row of rows) lines.push(columns.map((column) => csvCell(row[column])).join(','));
+  return lines.join('\n') + '\n';
+}
+
+function renderTable(measures: DebateMeasures): string {
+  const header = 'round  valid  majority        agree  H(votes)  JS      Ov      s_t  rebut';
+  const lines = [header];
+  for (const round of measures.rounds) {
+    lines.push(
+      [
+        String(round.round).padEnd(6),
+        String(round.validAgents).padEnd(6),
+        (round.majorityAnswer ?? '-').slice(0, 15).padEnd(15),
+        round.agreement.toFixed(2).padEnd(6),
+        round.voteEntropy.toFixed(3).padEnd(9),
+        round.js.toFixed(3).padEnd(7),
+        round.overlap.toFixed(3).padEnd(7),
+        String(round.sycophancy ?? '-').padEnd(4),
+        round.rebuttalDensity.toFixed(3),
+      ].join(' '),
+    );
+  }
+  const s = measures.summary;
+  lines.push(
+    '',
+    `stop: ${s.stopReason} after ${s.roundsRun} round(s); final answer ${s.finalMajorityAnswer ?? '-'} (${s.agentsInAgreement}/${s.agentCount} agree)`,
+    `changed: ${s.howManyAgentsChanged}; conformity ${s.conformity ?? '-'}; obstinacy ${s.obstinacy ?? '-'}; ignored claims ${s.ignoredClaims}; silence candidates ${s.silenceCandidates}`,
+  );
+  return lines.join('\n') + '\n';
+}

@@ -1,0 +1,107 @@
+import type { DebateRound, TurnRecord } from '../../schemas/debate.js';
+import { entropy, generalizedJs, histogram, meanPairwiseJaccard, round6 } from './math.js';
+
+export interface RoundMeasures {
+  round: number;
+  validAgents: number;
+  formatFailures: number;
+  callFailures: number;
+  answers: Record<string, string>;
+  majorityAnswer: string | null;
+  /** Share of valid agents holding the most common answer. */
+  agreement: number;
+  agentsInAgreement: number;
+  unanimity: boolean;
+  /** Entropy (bits) of the answers across agents. */
+  voteEntropy: number;
+  /** Mean entropy (bits) of each agent's own distribution. */
+  meanAgentEntropy: number;
+  /** Generalized Jensen-Shannon divergence (bits) between the agents' distributions. */
+  js: number;
+  /** Mean pairwise Jaccard of the agents' evidence sets. */
+  overlap: number;
+  deltaJs: number | null;
+  deltaOverlap: number | null;
+  /** s_t = 1[dJS < -delta_s and dOv < 0]. */
+  sycophancy: 0 | 1 | null;
+  /** JS_t / JS_{t-1}; null in round 1 or when JS_{t-1} is 0. */
+  jsCollapseRatio: number | null;
+  /** The ratio fell under 0.4 from a JS_{t-1} of at least 0.10. */
+  collapse: boolean;
+  /** Ordered pairs (i, j), i != j, with a rebut from i to j this round, over N(N-1). */
+  rebuttalDensity: number;
+  /** The same for any stance. */
+  referenceDensity: number;
+  references: number;
+  unresolvedReferences: number;
+  rhoBar: number | null;
+  beta: number | null;
+}
+
+export const COLLAPSE_RATIO = 0.4;
+export const COLLAPSE_MIN_JS = 0.1;
+
+export const validRecords = (round: DebateRound): { agentId: string; record: TurnRecord }[] =>
+  round.turns.flatMap((turn) => (turn.status === 'ok' && turn.record ? [{ agentId: turn.agentId, record: turn.record }] : []));
+
+function pairDensity(round: DebateRound, agentCount: number, stance?: string): number {
+  const pairs = new Set<string>();
+  for (const { agentId, record } of validRecords(round)) {
+    for (const ref of record.references) {
+      if (!ref.resolved || ref.targetAgent === agentId || (stance && ref.stance !== stance)) continue;
+      pairs.add(`${agentId}->${ref.targetAgent}`);
+    }
+  }
+  const possible = agentCount * (agentCount - 1);
+  return possible === 0 ? 0 : pairs.size / possible;
+}
+
+/** Measures of every round, in order; each round's deltas are against the round before it. */
+export function measureRounds(rounds: DebateRound[], agentCount: number, deltaS: number): RoundMeasures[] {
+  const out: RoundMeasures[] = [];
+  for (const round of rounds) {
+    const valid = validRecords(round);
+    const answers = Object.fromEntries(valid.map(({ agentId, record }) => [agentId, record.answer]));
+    const counts = new Map<string, number>();
+    for (const { record } of valid) counts.set(record.answer, (counts.get(record.answer) ?? 0) + 1);
+    // Ties resolve to the answer seen first in speaking order, so the result is deterministic.
+    let majorityAnswer: string | null = null;
+    let top = 0;
+    for (const [answer, count] of counts) if (count > top) [majorityAnswer, top] = [answer, count];
+    const js = generalizedJs(valid.map(({ record }) => record.distribution));
+    const overlap = meanPairwiseJaccard(valid.map(({ record }) => new Set(record.evidence)));
+    const previous = out.at(-1);
+    const deltaJs = previous ? js - previous.js : null;
+    const deltaOverlap = previous ? overlap - previous.overlap : null;
+    const jsCollapseRatio = previous && previous.js > 0 ? js / previous.js : null;
+    const references = valid.reduce((sum, { record }) => sum + record.references.length, 0);
+    const unresolved = valid.reduce((sum, { record }) => sum + record.references.filter((ref) => !ref.resolved).length, 0);
+    out.push({
+      round: round.round,
+      validAgents: valid.length,
+      formatFailures: round.turns.filter((turn) => turn.status === 'format-failure').length,
+      callFailures: round.turns.filter((turn) => turn.status === 'call-failure').length,
+      answers,
+      majorityAnswer,
+      agreement: valid.length ? round6(top / valid.length) : 0,
+      agentsInAgreement: top,
+      unanimity: valid.length >= 2 && top === valid.length,
+      voteEntropy: round6(entropy(histogram(valid.map(({ record }) => record.answer)))),
+      meanAgentEntropy: valid.length ? round6(valid.reduce((sum, { record }) => sum + entropy(record.distribution), 0) / valid.length) : 0,
+      js: round6(js),
+      overlap: round6(overlap),
+      deltaJs: deltaJs === null ? null : round6(deltaJs),
+      deltaOverlap: deltaOverlap === null ? null : round6(deltaOverlap),
+      sycophancy: deltaJs === null || deltaOverlap === null ? null : deltaJs < -deltaS && deltaOverlap < 0 ? 1 : 0,
+      jsCollapseRatio: jsCollapseRatio === null ? null : round6(jsCollapseRatio),
+      collapse: previous !== undefined && previous.js >= COLLAPSE_MIN_JS && jsCollapseRatio !== null && jsCollapseRatio < COLLAPSE_RATIO,
+      rebuttalDensity: round6(pairDensity(round, agentCount, 'rebut')),
+      referenceDensity: round6(pairDensity(round, agentCount)),
+      references,
+      unresolvedReferences: unresolved,
+      rhoBar: round.crit?.rhoBar ?? null,
+      beta: round.beta ?? null,
+    });
+  }
+  return out;
+}

@@ -1,0 +1,204 @@
+import { z } from 'zod';
+import { SafeId, Usage } from './common.js';
+
+export const DEBATE_TRANSCRIPT_VERSION = 1;
+
+export const Stance = z.enum(['rebut', 'support', 'concede', 'extend']);
+export type Stance = z.infer<typeof Stance>;
+
+export const DebateAgentSpec = z.object({
+  /** Stable id used in step keys and the graph; defaults to `agent-<n>`. */
+  id: SafeId.optional(),
+  /** Backend spec, e.g. `openai:gpt-4.1` or `openai-compatible:<url>#<model>`. */
+  model: z.string().min(1),
+  role: z.string().min(1).optional(),
+  persona: z.string().min(1).optional(),
+});
+export type DebateAgentSpec = z.infer<typeof DebateAgentSpec>;
+
+export const CritConfig = z.object({
+  judge: z.string().min(1),
+  /** `gamma`: Chang 2023 reasons x credibility; `pillars`: the four-pillar rho; `both`. */
+  variant: z.enum(['gamma', 'pillars', 'both']).default('both'),
+});
+
+export const RcaConfig = z.object({ judge: z.string().min(1) });
+
+export const PidConfig = z.object({
+  rhoStar: z.number().min(0).max(1).default(0.8),
+  gammaBeta: z.number().gt(0).max(1).default(0.9),
+  mu: z.number().min(0).default(1),
+  kp: z.number().default(0.15),
+  ki: z.number().default(0.01),
+  kd: z.number().default(0.03),
+  deltaJs: z.number().min(0).default(0.05),
+  deltaBeta: z.number().min(0).max(1).default(0.1),
+  beta0: z.number().min(0).max(1).default(0.5),
+});
+export type PidConfig = z.infer<typeof PidConfig>;
+
+export const DebateConfig = z
+  .object({
+    question: z.string().min(1),
+    agents: z.array(DebateAgentSpec).min(2),
+    rounds: z.number().int().min(1).default(3),
+    /** Answer options; when given, answers and distributions are mapped onto them. */
+    options: z.array(z.string().min(1)).min(2).optional(),
+    /** Used only by the measures (never shown to agents or judges). */
+    groundTruth: z.string().min(1).optional(),
+    anonymise: z.boolean().default(true),
+    stop: z
+      .object({
+        onConvergence: z.boolean().default(true),
+        /** Stop when the generalized JS divergence falls under this (bits). */
+        epsilon: z.number().min(0).default(0.01),
+        onUnanimity: z.boolean().default(true),
+        /** Convergence is not checked before this many rounds. */
+        minRounds: z.number().int().min(1).default(2),
+        /** Safety bound (T_max): no debate runs more rounds than this. */
+        maxRounds: z.number().int().min(1).default(20),
+        maxTotalTokens: z.number().int().positive().optional(),
+      })
+      .prefault({}),
+    crit: CritConfig.optional(),
+    rca: RcaConfig.optional(),
+    pid: PidConfig.optional(),
+    concurrencyPerBackend: z.number().int().min(1).default(8),
+    temperature: z.number().min(0).max(2).optional(),
+    timeoutMs: z.number().int().positive().default(300_000),
+    deltaS: z.number().min(0).default(0.05),
+  })
+  .superRefine((config, ctx) => {
+    if (config.rounds > config.stop.maxRounds) {
+      ctx.addIssue({ code: 'custom', path: ['rounds'], message: `rounds ${config.rounds} exceeds the safety bound stop.maxRounds ${config.stop.maxRounds}` });
+    }
+    if (config.pid && !config.crit) {
+      ctx.addIssue({ code: 'custom', path: ['pid'], message: 'the PID controller needs CRIT scores (rho): set crit as well' });
+    }
+    const ids = config.agents.map((agent, index) => agent.id ?? `agent-${index + 1}`);
+    if (new Set(ids).size !== ids.length) ctx.addIssue({ code: 'custom', path: ['agents'], message: 'agent ids must be unique' });
+  });
+export type DebateConfig = z.infer<typeof DebateConfig>;
+export type DebateConfigInput = z.input<typeof DebateConfig>;
+
+/** What a debater must answer with (one JSON object). */
+export const DebaterReply = z.object({
+  answer: z.string().min(1),
+  distribution: z.record(z.string(), z.number().min(0)).optional(),
+  confidence: z.number().min(0).max(1).optional(),
+  claims: z.array(z.object({ id: z.string().min(1), text: z.string().min(1) })).default([]),
+  references: z
+    .array(
+      z.object({
+        agent: z.string().min(1),
+        claim: z.string().min(1).optional(),
+        stance: Stance,
+        note: z.string().optional(),
+      }),
+    )
+    .default([]),
+  evidence: z.array(z.string().min(1)).default([]),
+  reasoning: z.string().optional(),
+});
+export type DebaterReply = z.infer<typeof DebaterReply>;
+
+/** A reference resolved to agent ids and a canonical claim id. */
+export const ResolvedReference = z.object({
+  targetAgent: z.string(),
+  targetClaim: z.string().optional(),
+  stance: Stance,
+  note: z.string().optional(),
+  /** The reference as the model wrote it, kept when it could not be resolved. */
+  raw: z.object({ agent: z.string(), claim: z.string().optional() }),
+  resolved: z.boolean(),
+});
+export type ResolvedReference = z.infer<typeof ResolvedReference>;
+
+export const TurnRecord = z.object({
+  answer: z.string(),
+  distribution: z.record(z.string(), z.number()),
+  confidence: z.number().optional(),
+  claims: z.array(z.object({ id: z.string(), localId: z.string(), text: z.string() })),
+  references: z.array(ResolvedReference),
+  evidence: z.array(z.string()),
+  reasoning: z.string().optional(),
+});
+export type TurnRecord = z.infer<typeof TurnRecord>;
+
+export const DebateTurn = z.object({
+  agentId: z.string(),
+  label: z.string(),
+  step: z.string(),
+  status: z.enum(['ok', 'format-failure', 'call-failure']),
+  record: TurnRecord.optional(),
+  raw: z.string().optional(),
+  error: z.string().optional(),
+  usage: Usage.optional(),
+  latencyMs: z.number().optional(),
+  replayed: z.boolean().default(false),
+});
+export type DebateTurn = z.infer<typeof DebateTurn>;
+
+export const CritAgentScore = z.object({
+  agentId: z.string(),
+  gamma: z.number().optional(),
+  pillars: z
+    .object({ logicalValidity: z.number(), evidentialSupport: z.number(), alternativeConsideration: z.number(), causalAlignment: z.number() })
+    .optional(),
+  rho: z.number().optional(),
+  flags: z.array(z.string()).default([]),
+});
+
+export const RcaVerdict = z.object({
+  agentId: z.string(),
+  verdict: z.enum(['CONSISTENT', 'INCONSISTENT_SYCOPHANTIC', 'INCONSISTENT_STUBBORN', 'INCONSISTENT_OTHER']),
+  explanation: z.string(),
+  confidence: z.number().min(0).max(1),
+});
+
+export const PidStep = z.object({
+  beta: z.number(),
+  error: z.number(),
+  integral: z.number(),
+  derivative: z.number(),
+  control: z.number(),
+  betaPid: z.number(),
+  quadrant: z.enum(['STUCK', 'CHAOTIC', 'CONVERGED', 'HEALTHY']),
+  nextBeta: z.number(),
+  nextTone: z.enum(['adversarial', 'balanced', 'collaborative']),
+});
+export type PidStep = z.infer<typeof PidStep>;
+
+export const DebateRound = z.object({
+  round: z.number().int().min(1),
+  /** Speaking order of this round's transcript (agent ids), rotated by one each round. */
+  order: z.array(z.string()),
+  tone: z.enum(['adversarial', 'balanced', 'collaborative']).optional(),
+  beta: z.number().optional(),
+  turns: z.array(DebateTurn),
+  crit: z.object({ status: z.enum(['ok', 'failure']), scores: z.array(CritAgentScore), rhoBar: z.number().optional(), error: z.string().optional() }).optional(),
+  rca: z.object({ status: z.enum(['ok', 'failure']), verdicts: z.array(RcaVerdict), error: z.string().optional() }).optional(),
+  pid: PidStep.optional(),
+});
+export type DebateRound = z.infer<typeof DebateRound>;
+
+export const DebateTranscript = z.object({
+  kind: z.literal('parley.debate'),
+  version: z.literal(DEBATE_TRANSCRIPT_VERSION),
+  runId: z.string(),
+  startedAt: z.string(),
+  finishedAt: z.string().optional(),
+  question: z.string(),
+  options: z.array(z.string()).optional(),
+  groundTruth: z.string().optional(),
+  anonymise: z.boolean(),
+  agents: z.array(z.object({ id: z.string(), label: z.string(), model: z.string(), role: z.string().optional(), persona: z.string().optional() })),
+  config: z.record(z.string(), z.unknown()),
+  rounds: z.array(DebateRound),
+  stop: z.object({
+    reason: z.enum(['fixed-rounds', 'converged-js', 'unanimity', 'safety-rounds', 'safety-tokens', 'no-valid-replies', 'canceled']),
+    roundsRun: z.number().int().min(0),
+  }),
+  usage: Usage,
+});
+export type DebateTranscript = z.infer<typeof DebateTranscript>;
