@@ -1,0 +1,160 @@
+import { readFile, readdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { createDocumentStore, StoreError, type DocumentStore } from '../../state/document-store.js';
+import { CounterDoc, makeTempDir } from './helpers.js';
+
+let dir: string;
+let cleanup: () => Promise<void>;
+let store: DocumentStore<CounterDoc>;
+
+beforeEach(async () => {
+  ({ dir, cleanup } = await makeTempDir());
+  store = createDocumentStore({ dir, schema: CounterDoc, currentVersion: 1, summarize: (doc) => ({ count: doc.count }) });
+});
+afterEach(() => cleanup());
+
+const increment = (doc: CounterDoc) => ({ value: { ...doc, count: doc.count + 1 }, result: doc.count + 1 });
+
+describe('document store', () => {
+  it('creates, reads and updates with a revision counter and a documented envelope', async () => {
+    const created = await store.create('d1', { count: 0, writers: [] });
+    expect(created).toEqual({ value: { count: 0, writers: [] }, revision: 1, path: join(dir, 'd1.json') });
+    const updated = await store.update('d1', increment);
+    expect(updated).toEqual({ revision: 2, value: { count: 1, writers: [] }, result: 1, changed: true });
+    expect(await store.read('d1')).toEqual({ value: { count: 1, writers: [] }, revision: 2, path: join(dir, 'd1.json') });
+    const onDisk = JSON.parse(await readFile(join(dir, 'd1.json'), 'utf8'));
+    expect(onDisk).toMatchObject({ schemaVersion: 1, revision: 2, summary: { count: 1 }, value: { count: 1, writers: [] } });
+    expect(Date.parse(onDisk.updatedAt)).not.toBeNaN();
+    expect(onDisk.createdAt <= onDisk.updatedAt).toBe(true);
+  });
+
+  it('refuses to create a document twice and reports a missing one clearly', async () => {
+    await store.create('d1', { count: 0, writers: [] });
+    await expect(store.create('d1', { count: 5, writers: [] })).rejects.toMatchObject({ kind: 'exists' });
+    expect((await store.read('d1')).value.count).toBe(0);
+    await expect(store.read('nope')).rejects.toMatchObject({ kind: 'not-found', path: join(dir, 'nope.json') });
+    await expect(store.update('nope', increment)).rejects.toBeInstanceOf(StoreError);
+  });
+
+  it('a refusal writes nothing and keeps the revision', async () => {
+    await store.create('d1', { count: 0, writers: [] });
+    const before = await readFile(join(dir, 'd1.json'), 'utf8');
+    const refused = await store.update('d1', () => ({ refuse: 'phase gate: not in triage' }));
+    expect(refused).toEqual({ revision: 1, value: { count: 0, writers: [] }, result: 'phase gate: not in triage', changed: false });
+    expect(await readFile(join(dir, 'd1.json'), 'utf8')).toBe(before);
+  });
+
+  it('an update that changes nothing does not bump the revision', async () => {
+    await store.create('d1', { count: 0, writers: [] });
+    const same = await store.update('d1', (doc) => ({ value: { ...doc }, result: 'same' }));
+    expect(same).toMatchObject({ revision: 1, changed: false, result: 'same' });
+  });
+
+  it('checks expectRevision at commit', async () => {
+    await store.create('d1', { count: 0, writers: [] });
+    await store.update('d1', increment, { expectRevision: 1 });
+    const conflict = await store.update('d1', increment, { expectRevision: 1 }).catch((error: unknown) => error);
+    expect(conflict).toBeInstanceOf(StoreError);
+    expect(conflict).toMatchObject({ kind: 'revision-conflict' });
+    expect((conflict as Error).message).toMatch(/revision 2, not 1/);
+    expect((await store.read('d1')).revision).toBe(2);
+  });
+
+  it('rejects an apply that produces an invalid document or returns a promise, leaving the file alone', async () => {
+    await store.create('d1', { count: 0, writers: [] });
+    await expect(store.update('d1', () => ({ value: { count: -1, writers: [] }, result: null }))).rejects.toThrow(/schema/);
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any
+    const asyncApply = (async () => ({ value: { count: 9, writers: [] }, result: null })) as any;
+    await expect(store.update('d1', asyncApply)).rejects.toThrow(/synchronous/);
+    expect(await store.read('d1')).toMatchObject({ revision: 1, value: { count: 0 } });
+    // the lock was released each time
+    expect((await store.update('d1', increment)).revision).toBe(2);
+  });
+
+  it('refuses ids that could escape the folder', async () => {
+    for (const id of ['../evil', 'a/b', '.hidden', '', 'a.b', 'x'.repeat(65), '-dash']) {
+      await expect(store.create(id, { count: 0, writers: [] })).rejects.toMatchObject({ kind: 'invalid-id' });
+      await expect(store.read(id)).rejects.toMatchObject({ kind: 'invalid-id' });
+    }
+    expect(() => store.auditLogPath('../x')).toThrow(StoreError);
+    expect(await readdir(dir)).toEqual([]);
+  });
+
+  it('lists documents newest first with their summary, ignoring locks, temps, logs and moved-aside files', async () => {
+    let clock = Date.parse('2026-01-01T00:00:00Z');
+    store = createDocumentStore({
+      dir,
+      schema: CounterDoc,
+      currentVersion: 1,
+      summarize: (doc) => ({ count: doc.count }),
+      now: () => new Date((clock += 1000)),
+    });
+    await store.create('older', { count: 0, writers: [] });
+    await store.create('newer', { count: 3, writers: [] });
+    await store.update('older', increment, { audit: { type: 'move' } });
+    await writeFile(join(dir, 'junk.json.corrupt-1'), 'x');
+    await writeFile(join(dir, '.older.json.123.abcdefabcdef.tmp'), 'x');
+    await writeFile(join(dir, 'broken.json'), '{"schemaVersion":');
+    const listed = await store.list();
+    expect(listed.map((entry) => [entry.id, entry.revision, entry.summary])).toEqual([
+      ['older', 2, { count: 1 }],
+      ['newer', 1, { count: 3 }],
+      ['broken', 0, undefined],
+    ]);
+    expect(listed[2]?.problem).toMatch(/corrupt/);
+  });
+
+  it('removes a document', async () => {
+    await store.create('d1', { count: 0, writers: [] });
+    await store.remove('d1');
+    await expect(store.read('d1')).rejects.toMatchObject({ kind: 'not-found' });
+    await expect(store.remove('d1')).rejects.toMatchObject({ kind: 'not-found' });
+    expect(await store.list()).toEqual([]);
+  });
+
+  it('records every move and its result in the audit log beside the state file, refusals included', async () => {
+    await store.create('d1', { count: 0, writers: [] }, { audit: { type: 'created' } });
+    await store.update('d1', increment, { audit: { type: 'move', move: 'inc' } });
+    await store.update('d1', () => ({ refuse: { rule: 'cap' } }), { audit: { type: 'move', move: 'bad' } });
+    expect(store.auditLogPath('d1')).toBe(join(dir, 'd1.audit.jsonl'));
+    const records = await store.auditLog('d1').readAll();
+    expect(records.map(({ at: _at, ...rest }) => rest)).toEqual([
+      { type: 'created', id: 'd1', revision: 1, changed: true },
+      { type: 'move', move: 'inc', id: 'd1', revision: 2, changed: true, result: 1 },
+      { type: 'move', move: 'bad', id: 'd1', revision: 2, changed: false, result: { rule: 'cap' } },
+    ]);
+  });
+
+  it('serializes concurrent updates inside one process without losing any', async () => {
+    await store.create('d1', { count: 0, writers: [] });
+    await Promise.all(Array.from({ length: 40 }, () => store.update('d1', increment)));
+    expect(await store.read('d1')).toMatchObject({ revision: 41, value: { count: 40 } });
+  });
+});
+
+describe('migrations', () => {
+  const V1 = z.object({ n: z.number() });
+  const V3 = z.object({ count: z.number(), label: z.string() });
+
+  it('applies migrations in order on read and writes the current version on the next update', async () => {
+    const v1 = createDocumentStore({ dir, schema: V1, currentVersion: 1 });
+    await v1.create('old', { n: 4 });
+    const v3 = createDocumentStore({
+      dir,
+      schema: V3,
+      currentVersion: 3,
+      migrations: {
+        1: (doc: { n: number }) => ({ count: doc.n }),
+        2: (doc: { count: number }) => ({ ...doc, label: `was ${doc.count}` }),
+      },
+    });
+    expect(await v3.read('old')).toMatchObject({ revision: 1, value: { count: 4, label: 'was 4' } });
+    const onDiskBefore = JSON.parse(await readFile(join(dir, 'old.json'), 'utf8'));
+    expect(onDiskBefore.schemaVersion).toBe(1);
+    await v3.update('old', (doc) => ({ value: doc, result: null }));
+    const onDiskAfter = JSON.parse(await readFile(join(dir, 'old.json'), 'utf8'));
+    expect(onDiskAfter).toMatchObject({ schemaVersion: 3, revision: 2, value: { count: 4, label: 'was 4' } });
+  });
+});
