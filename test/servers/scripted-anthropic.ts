@@ -13,7 +13,6 @@ export type AnthropicReply =
   | { status: number; body?: unknown; headers?: Record<string, string>; delayMs?: number };
 
 export interface AnthropicRequestRecord {
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
   body: any;
   model: string;
   stream: boolean;
@@ -59,7 +58,6 @@ export async function startScriptedAnthropic(script: Script): Promise<ScriptedAn
       return;
     }
     const raw = await readBody(req);
-    // eslint-disable-next-line @typescript-eslint/no-explicit-any
     const body: any = raw ? JSON.parse(raw) : {};
     const record: AnthropicRequestRecord = {
       body,

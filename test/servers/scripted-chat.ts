@@ -11,7 +11,6 @@ export type ChatReply =
   | { status: number; body?: unknown; headers?: Record<string, string>; delayMs?: number };
 
 export interface ChatRequestRecord {
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
   body: any;
   model: string;
   messages: { role: string; content: string }[];
@@ -53,7 +52,6 @@ export async function startScriptedChat(script: Script): Promise<ScriptedChat> {
       return;
     }
     const raw = await readBody(req);
-    // eslint-disable-next-line @typescript-eslint/no-explicit-any
     const body: any = raw ? JSON.parse(raw) : {};
     const record: ChatRequestRecord = {
       body,

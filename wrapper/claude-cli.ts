@@ -1,0 +1,199 @@
+/**
+ * Backend for the Claude Code CLI: `claude -p --output-format json`, prompt on stdin, sessions
+ * resumed with `--resume <id>`. The child runs in its own process group so a timeout or cancel
+ * kills everything it started.
+ */
+import path from 'node:path';
+import { execa } from 'execa';
+import { z } from 'zod';
+import type { Usage } from '../schemas/common.js';
+import { type Backend, BackendError, type Conversation, type ModelReply, type SendOptions } from './backend.js';
+import { passthroughEnv, scrub, secretValues, tail } from './cli-env.js';
+
+export interface ClaudeBackendOptions {
+  /** Empty or absent: the CLI's default model. */
+  model?: string;
+  /** Defaults to `claude` on PATH. */
+  binPath?: string;
+  env?: NodeJS.ProcessEnv;
+  timeoutMs?: number;
+  cwd?: string;
+  /** Built-in tools the model may use; none by default (a deliberation role only talks). */
+  tools?: string[];
+  extraArgs?: string[];
+}
+
+export const DEFAULT_CLAUDE_TIMEOUT_MS = 300_000;
+const ENV_PREFIXES = ['ANTHROPIC_', 'CLAUDE_', 'DISABLE_', 'AWS_', 'GOOGLE_', 'CLOUD_ML_', 'VERTEX_', 'XDG_'];
+const KILL_GRACE_MS = 2_000;
+
+const ClaudeResult = z.looseObject({
+  type: z.literal('result'),
+  subtype: z.string().optional(),
+  is_error: z.boolean().optional(),
+  api_error_status: z.number().nullable().optional(),
+  result: z.string().optional(),
+  session_id: z.string().optional(),
+  usage: z
+    .looseObject({
+      input_tokens: z.number().optional(),
+      output_tokens: z.number().optional(),
+      cache_read_input_tokens: z.number().optional(),
+      cache_creation_input_tokens: z.number().optional(),
+    })
+    .optional(),
+  modelUsage: z.record(z.string(), z.unknown()).optional(),
+});
+type ClaudeResult = z.infer<typeof ClaudeResult>;
+
+export function createClaudeBackend(spec: string, options: ClaudeBackendOptions = {}): Backend {
+  const sessionQueues = new Map<string, Promise<unknown>>();
+  const backend: Backend = {
+    spec,
+    send(conversation, prompt, sendOptions = {}) {
+      const sessionId = conversation.sessionId;
+      if (!sessionId) return runClaude(options, conversation, prompt, sendOptions);
+      // Two resumes of one session at once would interleave its transcript: run them in turn.
+      const previous = sessionQueues.get(sessionId) ?? Promise.resolve();
+      const run = previous.catch(() => undefined).then(() => runClaude(options, conversation, prompt, sendOptions));
+      sessionQueues.set(sessionId, run);
+      void run.finally(() => {
+        if (sessionQueues.get(sessionId) === run) sessionQueues.delete(sessionId);
+      }).catch(() => undefined);
+      return run;
+    },
+  };
+  return backend;
+}
+
+export function buildClaudeArgs(options: ClaudeBackendOptions, conversation: Conversation): string[] {
+  const args = ['-p', '--output-format', 'json'];
+  if (options.model) args.push('--model', options.model);
+  if (conversation.sessionId) args.push('--resume', conversation.sessionId);
+  else if (conversation.system) args.push('--system-prompt', conversation.system);
+  args.push('--tools', (options.tools ?? []).join(','));
+  args.push(...(options.extraArgs ?? []));
+  return args;
+}
+
+/** Without a session, earlier turns travel in the prompt itself. */
+export function promptWithHistory(conversation: Conversation, prompt: string): string {
+  if (conversation.sessionId || conversation.history.length === 0) return prompt;
+  const transcript = conversation.history.map((turn) => `<${turn.role}>\n${turn.content}\n</${turn.role}>`).join('\n');
+  return `Earlier turns of this conversation:\n${transcript}\n\nThe new message:\n${prompt}`;
+}
+
+async function runClaude(options: ClaudeBackendOptions, conversation: Conversation, prompt: string, sendOptions: SendOptions): Promise<ModelReply> {
+  const timeoutMs = sendOptions.timeoutMs ?? options.timeoutMs ?? DEFAULT_CLAUDE_TIMEOUT_MS;
+  const env = passthroughEnv(options.env ?? process.env, ENV_PREFIXES);
+  const secrets = secretValues(env);
+  const bin = options.binPath ?? 'claude';
+  const binName = path.basename(bin);
+  const started = performance.now();
+  if (sendOptions.signal?.aborted) throw new BackendError('canceled', `The ${binName} call was canceled before it started.`);
+
+  const child = execa(bin, buildClaudeArgs(options, conversation), {
+    input: promptWithHistory(conversation, prompt),
+    env,
+    extendEnv: false,
+    ...(options.cwd !== undefined && { cwd: options.cwd }),
+    reject: false,
+    detached: true,
+    stripFinalNewline: true,
+  });
+  let stopReason: 'timeout' | 'canceled' | undefined;
+  let forceKill: NodeJS.Timeout | undefined;
+  const stop = (reason: 'timeout' | 'canceled') => {
+    if (stopReason) return;
+    stopReason = reason;
+    killGroup(child.pid, 'SIGTERM');
+    forceKill = setTimeout(() => killGroup(child.pid, 'SIGKILL'), KILL_GRACE_MS);
+  };
+  const timer = setTimeout(() => stop('timeout'), timeoutMs);
+  const onAbort = () => stop('canceled');
+  sendOptions.signal?.addEventListener('abort', onAbort, { once: true });
+  const result = await child.finally(() => {
+    clearTimeout(timer);
+    clearTimeout(forceKill);
+    sendOptions.signal?.removeEventListener('abort', onAbort);
+  });
+  const latencyMs = Math.round(performance.now() - started);
+
+  if (stopReason === 'timeout') {
+    throw new BackendError('timeout', `${binName} did not finish within ${timeoutMs} ms; it was stopped. Raise timeoutMs or check ANTHROPIC_BASE_URL.`);
+  }
+  if (stopReason === 'canceled') throw new BackendError('canceled', `The ${binName} call was canceled; the process was stopped.`);
+  const stderrTail = scrub(tail(String(result.stderr ?? '')), secrets);
+  if ('code' in result && result.code === 'ENOENT') {
+    throw new BackendError('not-found', `${bin} was not found. Install @anthropic-ai/claude-code or pass binPath.`);
+  }
+  const parsed = parseClaudeOutput(String(result.stdout ?? ''));
+  const exitCode = result.exitCode;
+  if (parsed?.is_error) {
+    const status = parsed.api_error_status ?? undefined;
+    const message = scrub(parsed.result ?? parsed.subtype ?? 'unknown error', secrets);
+    const kind = status === 429 ? 'rate-limited' : 'turn-failed';
+    throw new BackendError(kind, `${binName} reported an error: ${message}`, { stderrTail, ...(exitCode !== undefined && { exitCode }), ...(status !== undefined && { status }) });
+  }
+  if (exitCode !== 0 || !parsed) throw exitError(binName, conversation, stderrTail, exitCode);
+
+  const text = parsed.result ?? '';
+  if (text.trim().length === 0) throw new BackendError('empty-answer', `${binName} returned an empty answer.`, { stderrTail });
+  const sessionId = parsed.session_id;
+  if (conversation.sessionId && sessionId && sessionId !== conversation.sessionId) {
+    throw new BackendError('session-mismatch', `${binName} answered in session ${sessionId}, not the resumed ${conversation.sessionId}.`);
+  }
+  return {
+    text,
+    ...(sessionId !== undefined && { sessionId }),
+    usage: usageOf(parsed),
+    model: Object.keys(parsed.modelUsage ?? {})[0] ?? options.model ?? 'claude',
+    latencyMs,
+  };
+}
+
+function exitError(binName: string, conversation: Conversation, stderrTail: string, exitCode: number | undefined): BackendError {
+  const detail = { stderrTail, ...(exitCode !== undefined && { exitCode }) };
+  if (/No conversation found|requires a valid session ID/i.test(stderrTail)) {
+    return new BackendError('unknown-session', `${binName} has no session ${conversation.sessionId ?? ''}: start a new conversation instead.`, detail);
+  }
+  if (/not logged in|invalid api key/i.test(stderrTail)) {
+    return new BackendError('exit', `${binName} is not authenticated: set ANTHROPIC_API_KEY (or log in) for the process that runs parley.`, detail);
+  }
+  return new BackendError('exit', `${binName} exited with code ${exitCode ?? 'unknown'}: ${stderrTail || 'no stderr'}`, detail);
+}
+
+/** The `result` object from stdout (one JSON line; anything else printed around it is ignored). */
+export function parseClaudeOutput(stdout: string): ClaudeResult | undefined {
+  const lines = stdout.split('\n').map((line) => line.trim()).filter((line) => line.startsWith('{'));
+  for (const line of lines.reverse()) {
+    try {
+      const parsed = ClaudeResult.safeParse(JSON.parse(line));
+      if (parsed.success) return parsed.data;
+    } catch {
+      // not JSON: keep looking
+    }
+  }
+  return undefined;
+}
+
+/** Anthropic counts cache reads apart from input; we report input including them, like OpenAI. */
+function usageOf(parsed: ClaudeResult): Usage {
+  const usage = parsed.usage ?? {};
+  const cached = usage.cache_read_input_tokens ?? 0;
+  return {
+    inputTokens: (usage.input_tokens ?? 0) + cached + (usage.cache_creation_input_tokens ?? 0),
+    cachedInputTokens: cached,
+    outputTokens: usage.output_tokens ?? 0,
+    reasoningTokens: 0,
+  };
+}
+
+function killGroup(pid: number | undefined, signal: NodeJS.Signals): void {
+  if (pid === undefined) return;
+  try {
+    process.kill(-pid, signal);
+  } catch {
+    // already gone
+  }
+}
