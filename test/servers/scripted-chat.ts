@@ -16,6 +16,8 @@ export interface ChatRequestRecord {
   messages: { role: string; content: string }[];
   stream: boolean;
   index: number;
+  /** The Authorization header as sent, so a test can check which key went out. */
+  authorization?: string;
 }
 
 export interface ScriptedChat {
@@ -62,6 +64,7 @@ export async function startScriptedChat(script: Script): Promise<ScriptedChat> {
       })),
       stream: body.stream === true,
       index: requests.length,
+      ...(req.headers.authorization !== undefined && { authorization: req.headers.authorization }),
     };
     requests.push(record);
     const reply = await pickReply(record);
