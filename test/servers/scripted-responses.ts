@@ -20,7 +20,6 @@ export interface ResponsesScriptStep {
 }
 
 /** Raw JSON of a request as Codex sent it (tests read arbitrary fields of it). */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type RequestBody = any;
 
 export type ResponsesScript = ResponsesScriptStep[] | ((req: { body: RequestBody; index: number }) => ResponsesScriptStep);
