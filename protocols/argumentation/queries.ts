@@ -1,0 +1,100 @@
+import type { Challenge, DeliberationState, Fact, Phase, Point, Position } from '../../schemas/argumentation.js';
+
+export const ITERATION_CAP = 8;
+export const QUICK_ITERATION_CAP = 2;
+
+/** φ(n): the phase a plain iteration number implies (the stored phase stays authoritative). */
+export function phaseFor(n: number): Phase {
+  if (n <= 2) return 'CONSTRUCTIVE';
+  if (n <= 5) return 'DEVELOPMENT';
+  return 'CRYSTALLIZATION';
+}
+
+export function iterationCap(state: DeliberationState): number {
+  return state.mode === 'quick' ? QUICK_ITERATION_CAP : ITERATION_CAP;
+}
+
+export function findPoint(state: DeliberationState, id: string): Point | undefined {
+  return state.points.find((p) => p.id === id);
+}
+
+export function findFact(state: DeliberationState, id: string): Fact | undefined {
+  return state.ledger.find((f) => f.id === id);
+}
+
+export function findChallenge(state: DeliberationState, id: string): Challenge | undefined {
+  return state.challenges.find((c) => c.id === id);
+}
+
+export function activeFacts(state: DeliberationState): Fact[] {
+  return state.ledger.filter((f) => !f.supersededBy && !f.refuted);
+}
+
+/** Challenges still waiting for the consultee or for the orchestrator's judgment. */
+export function unsettledChallenges(state: DeliberationState): Challenge[] {
+  return state.challenges.filter((c) => c.status === 'open' || c.status === 'dropped' || c.status === 'defended');
+}
+
+export function challengeOnPoint(state: DeliberationState, pointId: string): Challenge | undefined {
+  return unsettledChallenges(state).find((c) => c.pointId === pointId);
+}
+
+export function lastPosition(state: DeliberationState, pointId: string): Position | undefined {
+  for (let i = state.positions.length - 1; i >= 0; i -= 1) {
+    const p = state.positions[i];
+    if (p && p.pointId === pointId) return p;
+  }
+  return undefined;
+}
+
+/** Disputed list: point ids under an unsettled challenge (or contested in quick mode), sorted. */
+export function disputedList(state: DeliberationState): string[] {
+  const ids = new Set(unsettledChallenges(state).map((c) => c.pointId));
+  for (const p of state.points) if (p.status === 'contested' && state.mode === 'quick') ids.add(p.id);
+  return [...ids].sort();
+}
+
+export function pointsWithStatus(state: DeliberationState, ...statuses: Point['status'][]): Point[] {
+  return state.points.filter((p) => statuses.includes(p.status));
+}
+
+const VACUOUS = new Set(['ok', 'okay', 'fine', 'agreed', 'agree', 'yes', 'no', 'none', 'n/a', 'na', 'see above', 'obvious', 'because', 'true', 'false']);
+
+/** A reason must say something: not empty, not a stock word, at least a few words. */
+export function isSubstantive(text: string | undefined): boolean {
+  if (!text) return false;
+  const t = text.trim().toLowerCase().replace(/[.!]+$/, '');
+  if (VACUOUS.has(t)) return false;
+  return t.split(/\s+/).filter(Boolean).length >= 3;
+}
+
+/** One sentence: no sentence break followed by another sentence inside the text. */
+export function isOneSentence(text: string): boolean {
+  return !/[.!?]\s+\S/.test(text.trim());
+}
+
+export function saysNone(text: string | undefined): boolean {
+  return !!text && /^\s*(none|no flaw|n\/a|nothing)\b/i.test(text);
+}
+
+export function citedFactIds(text: string | undefined): string[] {
+  if (!text) return [];
+  return [...text.matchAll(/\bF(\d+)\b/g)].map((m) => `F${m[1]}`);
+}
+
+export function nextFactId(state: DeliberationState): string {
+  return `F${state.ledger.length + 1}`;
+}
+
+export function nextChallengeId(state: DeliberationState): string {
+  return `C${state.challenges.length + 1}`;
+}
+
+export function nextPointId(state: DeliberationState): string {
+  const k = state.points.filter((p) => p.iter === state.n).length + 1;
+  return `P${state.n}.${k}`;
+}
+
+export function nextQuestionId(state: DeliberationState): string {
+  return `Q${state.surfacedQuestions.length + 1}`;
+}

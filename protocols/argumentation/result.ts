@@ -1,0 +1,49 @@
+import type { DeliberationState } from '../../schemas/argumentation.js';
+import { nextLegalMoves } from './legal-moves.js';
+
+export interface Refusal {
+  /** Stable kebab id of the rule broken, e.g. "evidence-gate". */
+  rule: string;
+  /** One actionable sentence. */
+  message: string;
+  /** Move names that are legal now. */
+  legalMoves: string[];
+}
+
+export type MoveResult =
+  | { ok: true; state: DeliberationState; effects: string[] }
+  | { ok: false; refusal: Refusal };
+
+export interface MoveContext {
+  /** ISO time, injected so that moves stay pure. */
+  now: string;
+}
+
+export function accept(state: DeliberationState, effects: string[], ctx: MoveContext): MoveResult {
+  state.updatedAt = ctx.now;
+  return { ok: true, state, effects };
+}
+
+export function refuse(state: DeliberationState, rule: string, message: string): MoveResult {
+  return { ok: false, refusal: { rule, message, legalMoves: nextLegalMoves(state).map((m) => m.move) } };
+}
+
+/** Moves never mutate their input: they work on a deep copy. */
+export function draft(state: DeliberationState): DeliberationState {
+  return structuredClone(state);
+}
+
+/** Shared guards; each returns a refusal or undefined. */
+export function requireActive(state: DeliberationState): MoveResult | undefined {
+  if (state.status !== 'active') {
+    return refuse(state, 'deliberation-terminated', `The deliberation terminated (${state.termination?.reason ?? 'unknown'}); only synthesis, arbitration and clean-up moves remain.`);
+  }
+  return undefined;
+}
+
+export function requireNotQuick(state: DeliberationState, what: string): MoveResult | undefined {
+  if (state.mode === 'quick') {
+    return refuse(state, 'quick-mode', `Quick mode has no ${what}; use point_evaluate and bucket_assign.`);
+  }
+  return undefined;
+}

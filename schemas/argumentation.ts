@@ -1,0 +1,263 @@
+import { z } from 'zod';
+
+/** Persisted state of one argumentation deliberation (seed 001). Bump schemaVersion on any breaking change. */
+
+export const Mode = z.enum(['standard', 'minimal', 'quick']);
+export type Mode = z.infer<typeof Mode>;
+
+/** The ten deliberation flows: who proposes first and the adversarial stance. */
+export const Framing = z.enum([
+  'consultee-proposes',
+  'critique-design',
+  'devils-advocate',
+  'fill-gaps',
+  'compare',
+  'validate-reasoning',
+  'user-vs-orchestrator',
+  'synthesize-stakeholders',
+  'red-team',
+  'parallel-ideation',
+]);
+export type Framing = z.infer<typeof Framing>;
+
+export const Phase = z.enum(['CONSTRUCTIVE', 'DEVELOPMENT', 'CRYSTALLIZATION']);
+export type Phase = z.infer<typeof Phase>;
+
+export const ProvenanceTag = z.enum(['user', 'verified', 'codex-unverified', 'revision']);
+export type ProvenanceTag = z.infer<typeof ProvenanceTag>;
+
+export const Classification = z.enum(['AGREE', 'SKEPTICAL', 'REJECT', 'ILL-FORMED']);
+export type Classification = z.infer<typeof Classification>;
+
+export const EvidenceType = z.enum(['execution', 'textual', 'n/a']);
+export type EvidenceType = z.infer<typeof EvidenceType>;
+
+export const ClaimType = z.enum(['empirical', 'value']);
+export type ClaimType = z.infer<typeof ClaimType>;
+
+export const ReplyLabel = z.enum(['EVIDENCE', 'INFERENCE', 'GUESS']);
+export type ReplyLabel = z.infer<typeof ReplyLabel>;
+
+export const ChallengeType = z.enum(['SKEPTICAL', 'REJECT']);
+export type ChallengeType = z.infer<typeof ChallengeType>;
+
+/** open: awaiting a reply; defended: referenced, awaiting the orchestrator's judgment; resolved: judged. */
+export const ChallengeStatus = z.enum(['open', 'defended', 'dropped', 'undefended', 'conceded', 'resolved']);
+export type ChallengeStatus = z.infer<typeof ChallengeStatus>;
+
+export const DismissTag = z.enum([
+  'REJECTED',
+  'CONCEDED',
+  'UNDEFENDED',
+  'OUT-OF-SCOPE',
+  'FALSE',
+  'RISKY',
+  'VIOLATES-CONSTRAINT',
+]);
+export type DismissTag = z.infer<typeof DismissTag>;
+
+export const UnresolvedStatus = z.enum(['blocked', 'tradeoff', 'definitional', 'pending-anchor-shift', 'open-at-end']);
+export type UnresolvedStatus = z.infer<typeof UnresolvedStatus>;
+
+export const PointStatus = z.enum([
+  'pending-triage',
+  'pending-evaluation',
+  'clarification-requested',
+  'contested',
+  'agreed',
+  'dismissed',
+  'unresolved',
+  'not-evaluated',
+]);
+export type PointStatus = z.infer<typeof PointStatus>;
+
+export const NotEvaluatedReason = z.enum([
+  'phase-violation',
+  'phase-closed',
+  'non-decisive-evidence',
+  'unverified-fact',
+  'ill-formed',
+]);
+export type NotEvaluatedReason = z.infer<typeof NotEvaluatedReason>;
+
+export const TerminationReason = z.enum(['convergence', 'iteration-cap', 'early-exit-trivial', 'early-exit-quality']);
+export type TerminationReason = z.infer<typeof TerminationReason>;
+
+export const Fact = z.object({
+  id: z.string(),
+  text: z.string(),
+  tag: ProvenanceTag,
+  reference: z.string().optional(),
+  justification: z.string().optional(),
+  supersedes: z.string().optional(),
+  supersededBy: z.string().optional(),
+  splitFrom: z.string().optional(),
+  refuted: z.boolean().optional(),
+  addedIter: z.number().int(),
+  changedIter: z.number().int(),
+});
+export type Fact = z.infer<typeof Fact>;
+
+export const Point = z.object({
+  id: z.string(),
+  iter: z.number().int(),
+  text: z.string(),
+  label: ReplyLabel.optional(),
+  source: z.enum(['consultee', 'stress-test']),
+  status: PointStatus,
+  triage: z.enum(['in-scope', 'out-of-scope', 'anchor-shift']).optional(),
+  needsDecisive: z.boolean().optional(),
+  clarification: z.string().optional(),
+});
+export type Point = z.infer<typeof Point>;
+
+export const Challenge = z.object({
+  id: z.string(),
+  pointId: z.string(),
+  type: ChallengeType,
+  objection: z.string(),
+  /** Start of the current defense round; openedIter never moves (deadlock counts from it). */
+  raisedIter: z.number().int(),
+  openedIter: z.number().int(),
+  status: ChallengeStatus,
+  reminderSent: z.boolean(),
+  defense: z.string().optional(),
+  defenseIter: z.number().int().optional(),
+  rebuttal: z.string().optional(),
+  clarificationRequested: z.boolean(),
+  resolution: z.enum(['accepted', 'rejected', 'blocked', 'tradeoff', 'definitional', 'open-at-end']).optional(),
+});
+export type Challenge = z.infer<typeof Challenge>;
+
+export const Position = z.object({
+  pointId: z.string(),
+  classification: Classification,
+  iter: z.number().int(),
+  flaw: z.string().optional(),
+  revision: z.object({ from: Classification, because: z.string() }).optional(),
+});
+export type Position = z.infer<typeof Position>;
+
+export const AgreedItem = z.object({
+  pointId: z.string(),
+  claimType: ClaimType,
+  evidenceType: EvidenceType,
+  evidence: z.string().optional(),
+  reason: z.string(),
+  iter: z.number().int(),
+});
+export type AgreedItem = z.infer<typeof AgreedItem>;
+
+export const DismissedItem = z.object({ pointId: z.string(), tag: DismissTag, reason: z.string(), iter: z.number().int() });
+export type DismissedItem = z.infer<typeof DismissedItem>;
+
+export const UnresolvedItem = z.object({
+  pointId: z.string(),
+  status: UnresolvedStatus,
+  crux: z.string(),
+  measurement: z.string().optional(),
+  threshold: z.string().optional(),
+  verdictChange: z.string().optional(),
+  iter: z.number().int(),
+});
+export type UnresolvedItem = z.infer<typeof UnresolvedItem>;
+
+/** ref is a point id (P..) or a fact id (F..). */
+export const NotEvaluatedItem = z.object({
+  ref: z.string(),
+  reason: NotEvaluatedReason,
+  note: z.string().optional(),
+  iter: z.number().int(),
+});
+export type NotEvaluatedItem = z.infer<typeof NotEvaluatedItem>;
+
+export const SurfacedQuestion = z.object({
+  id: z.string(),
+  text: z.string(),
+  pointId: z.string().optional(),
+  iter: z.number().int(),
+});
+export type SurfacedQuestion = z.infer<typeof SurfacedQuestion>;
+
+export const StressTest = z.object({
+  required: z.boolean(),
+  objection: z.string().optional(),
+  severity: z.enum(['fatal', 'unresolved', 'mitigable']).optional(),
+  response: z.string().optional(),
+  iter: z.number().int().optional(),
+});
+export type StressTest = z.infer<typeof StressTest>;
+
+export const ArbitrationFlag = z.object({ ref: z.string(), flagged: z.boolean(), note: z.string().optional() });
+export const Arbitration = z.object({
+  items: z.array(ArbitrationFlag),
+  flaggedRatio: z.number(),
+  warning: z.boolean(),
+  recordedAt: z.string(),
+});
+export type Arbitration = z.infer<typeof Arbitration>;
+
+export const Termination = z.object({ reason: TerminationReason, iter: z.number().int(), note: z.string() });
+export type Termination = z.infer<typeof Termination>;
+
+const ReportEntry = z.object({ ref: z.string(), text: z.string() }).catchall(z.unknown());
+
+export const SynthesisReport = z.object({
+  question: z.string(),
+  mode: Mode,
+  framing: Framing,
+  iterations: z.number().int(),
+  termination: Termination.optional(),
+  inconclusive: z.boolean(),
+  unblock: z.array(z.string()),
+  agreed: z.array(ReportEntry),
+  dismissed: z.array(ReportEntry),
+  unresolved: z.array(ReportEntry),
+  surfacedQuestions: z.array(z.string()),
+  notEvaluated: z.array(ReportEntry),
+  stressTest: StressTest.optional(),
+  arbitration: z.object({ flaggedRatio: z.number(), warning: z.boolean() }).optional(),
+});
+export type SynthesisReport = z.infer<typeof SynthesisReport>;
+
+export const DeliberationState = z.object({
+  schemaVersion: z.literal(1),
+  id: z.string(),
+  mode: Mode,
+  framing: Framing,
+  /** Verbatim; never rewritten (anchor preservation). */
+  question: z.string(),
+  material: z.string().optional(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+  n: z.number().int().min(1).max(8),
+  /** null in quick mode (no phases). */
+  phase: Phase.nullable(),
+  extendedConstructive: z.boolean(),
+  /** A valid consultee reply for iteration n has been recorded. */
+  replyRecorded: z.boolean(),
+  ledger: z.array(Fact),
+  challenges: z.array(Challenge),
+  points: z.array(Point),
+  buckets: z.object({
+    agreed: z.array(AgreedItem),
+    dismissed: z.array(DismissedItem),
+    unresolved: z.array(UnresolvedItem),
+  }),
+  notEvaluated: z.array(NotEvaluatedItem),
+  surfacedQuestions: z.array(SurfacedQuestion),
+  positions: z.array(Position),
+  counters: z.object({
+    consecutiveFormatFailures: z.number().int(),
+    totalFormatFailures: z.number().int(),
+    lastFailure: z.string().optional(),
+  }),
+  scope: z.object({ newPoints: z.number().int(), disputedAtLastAdvance: z.array(z.string()) }),
+  stressTest: StressTest,
+  arbitration: Arbitration.optional(),
+  consulteeSessionId: z.string().optional(),
+  status: z.enum(['active', 'terminated']),
+  termination: Termination.optional(),
+  report: z.object({ json: SynthesisReport, markdown: z.string() }).optional(),
+});
+export type DeliberationState = z.infer<typeof DeliberationState>;
