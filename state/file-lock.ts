@@ -69,7 +69,7 @@ export async function acquireFileLock(lockPath: string, options: LockOptions): P
   for (;;) {
     try {
       await fs.writeNewFile(lockPath, content);
-      return heldLock(lockPath, token, content, fs);
+      return heldLock(lockPath, token, content, fs, options.staleMs);
     } catch (error) {
       if (errnoCode(error) !== 'EEXIST') {
         throw new StoreError('io', `cannot create lock ${lockPath}: ${(error as Error).message}`, { path: lockPath, cause: error });
@@ -92,15 +92,19 @@ export async function acquireFileLock(lockPath: string, options: LockOptions): P
       );
     }
     await new Promise((resolve) => setTimeout(resolve, delayMs + Math.random() * delayMs));
-    delayMs = Math.min(delayMs * 2, 20);
+    delayMs = Math.min(delayMs * 2, 8);
   }
 }
 
-function heldLock(lockPath: string, token: string, content: string, fs: FsSeam): HeldLock {
+function heldLock(lockPath: string, token: string, content: string, fs: FsSeam, staleMs: number): HeldLock {
+  const acquiredAt = performance.now();
+  // Nobody breaks a lock younger than staleMs whose holder is alive, so the re-read is only
+  // needed once we have held it that long (a stalled process, a suspended laptop).
+  const mayHaveBeenBroken = () => performance.now() - acquiredAt > staleMs / 2;
   const stillOurs = async () => (await fs.readFile(lockPath).catch(() => undefined)) === content;
   return {
     async verify() {
-      if (!(await stillOurs())) {
+      if (mayHaveBeenBroken() && !(await stillOurs())) {
         throw new StoreError('lock-timeout', `lock ${lockPath} was broken by another process while held (token ${token}); nothing written`, {
           path: lockPath,
         });
@@ -108,7 +112,8 @@ function heldLock(lockPath: string, token: string, content: string, fs: FsSeam):
     },
     async release() {
       // Never delete a lock that another process took over after breaking ours.
-      if (await stillOurs()) await fs.unlink(lockPath).catch(() => undefined);
+      if (mayHaveBeenBroken() && !(await stillOurs())) return;
+      await fs.unlink(lockPath).catch(() => undefined);
     },
   };
 }
@@ -158,9 +163,8 @@ async function breakStaleLock(fs: FsSeam, lockPath: string, staleRaw: string, to
     throw new StoreError('io', `cannot break stale lock ${lockPath}: ${(error as Error).message}`, { path: lockPath, cause: error });
   }
   const moved = await fs.readFile(aside).catch(() => undefined);
-  if (moved !== undefined && moved !== staleRaw) {
-    await fs.link(aside, lockPath).catch(() => undefined);
-  }
+  const tookLiveLock = moved !== undefined && moved !== staleRaw;
+  if (tookLiveLock) await fs.link(aside, lockPath).catch(() => undefined);
   await fs.unlink(aside).catch(() => undefined);
-  process.emitWarning(`parley: broke stale lock ${lockPath}`, { code: 'PARLEY_STALE_LOCK' });
+  if (!tookLiveLock) process.emitWarning(`parley: broke stale lock ${lockPath}`, { code: 'PARLEY_STALE_LOCK' });
 }

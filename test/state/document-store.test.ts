@@ -65,7 +65,6 @@ describe('document store', () => {
   it('rejects an apply that produces an invalid document or returns a promise, leaving the file alone', async () => {
     await store.create('d1', { count: 0, writers: [] });
     await expect(store.update('d1', () => ({ value: { count: -1, writers: [] }, result: null }))).rejects.toThrow(/schema/);
-    // eslint-disable-next-line @typescript-eslint/no-explicit-any
     const asyncApply = (async () => ({ value: { count: 9, writers: [] }, result: null })) as any;
     await expect(store.update('d1', asyncApply)).rejects.toThrow(/synchronous/);
     expect(await store.read('d1')).toMatchObject({ revision: 1, value: { count: 0 } });
