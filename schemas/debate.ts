@@ -69,9 +69,6 @@ export const DebateConfig = z
     deltaS: z.number().min(0).default(0.05),
   })
   .superRefine((config, ctx) => {
-    if (config.rounds > config.stop.maxRounds) {
-      ctx.addIssue({ code: 'custom', path: ['rounds'], message: `rounds ${config.rounds} exceeds the safety bound stop.maxRounds ${config.stop.maxRounds}` });
-    }
     if (config.pid && !config.crit) {
       ctx.addIssue({ code: 'custom', path: ['pid'], message: 'the PID controller needs CRIT scores (rho): set crit as well' });
     }
@@ -148,6 +145,7 @@ export const CritAgentScore = z.object({
   rho: z.number().optional(),
   flags: z.array(z.string()).default([]),
 });
+export type CritAgentScore = z.infer<typeof CritAgentScore>;
 
 export const RcaVerdict = z.object({
   agentId: z.string(),
@@ -155,6 +153,7 @@ export const RcaVerdict = z.object({
   explanation: z.string(),
   confidence: z.number().min(0).max(1),
 });
+export type RcaVerdict = z.infer<typeof RcaVerdict>;
 
 export const PidStep = z.object({
   beta: z.number(),

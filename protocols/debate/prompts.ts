@@ -52,7 +52,7 @@ export function systemPrompt(agent: DebateAgent, ctx: PromptContext): string {
   return lines.join('\n');
 }
 
-function renderTurn(turn: DebateTurn, label: string, self: boolean): string {
+export function renderTurn(turn: DebateTurn, label: string, self: boolean, withReasoning = false): string {
   const head = `### ${label}${self ? ' (you)' : ''}`;
   if (turn.status !== 'ok' || !turn.record) return `${head}\n(no valid response this round)`;
   const record = turn.record;
@@ -66,6 +66,7 @@ function renderTurn(turn: DebateTurn, label: string, self: boolean): string {
     for (const ref of record.references) lines.push(`- ${ref.stance} ${ref.raw.agent}${ref.raw.claim ? ` [${ref.raw.claim}]` : ''}${ref.note ? `: ${ref.note}` : ''}`);
   }
   if (record.evidence.length) lines.push(`Evidence: ${record.evidence.join('; ')}`);
+  if (withReasoning && record.reasoning) lines.push(`Reasoning: ${record.reasoning}`);
   return lines.join('\n');
 }
 

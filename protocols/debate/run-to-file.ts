@@ -1,0 +1,59 @@
+import { randomBytes } from 'node:crypto';
+import { mkdir, rename, writeFile } from 'node:fs/promises';
+import { dirname, join, resolve } from 'node:path';
+import type { DebateConfig, DebateConfigInput, DebateTranscript } from '../../schemas/debate.js';
+import { openAuditLog } from '../../state/audit-log.js';
+import type { Backend } from '../../wrapper/backend.js';
+import { createBackend } from '../../wrapper/model-spec.js';
+import type { RunProgress } from '../run-protocol.js';
+import { runDebate } from './run.js';
+
+export interface RunDebateToFileOptions {
+  outPath: string;
+  /** Folder for the audit log; defaults to `<outPath>.run/`. Reusing it resumes the run. */
+  dir?: string;
+  runId?: string;
+  backendFor?: (spec: string) => Backend;
+  signal?: AbortSignal;
+  onProgress?: (update: RunProgress) => void;
+}
+
+async function writeAtomically(path: string, text: string): Promise<void> {
+  await mkdir(dirname(path), { recursive: true });
+  const temporary = `${path}.${randomBytes(6).toString('hex')}.tmp`;
+  await writeFile(temporary, text, 'utf8');
+  await rename(temporary, path);
+}
+
+/** Runs a debate outside the MCP server (CLI, tests, benchmarks); the transcript is saved after every round. */
+export async function runDebateToFile(config: DebateConfigInput | DebateConfig, options: RunDebateToFileOptions): Promise<DebateTranscript> {
+  const outPath = resolve(options.outPath);
+  const dir = resolve(options.dir ?? `${outPath}.run`);
+  await mkdir(dir, { recursive: true });
+  const backends = new Map<string, Backend>();
+  const backendFor =
+    options.backendFor ??
+    ((spec: string) => {
+      const existing = backends.get(spec);
+      if (existing) return existing;
+      const created = createBackend(spec);
+      backends.set(spec, created);
+      return created;
+    });
+  const save = (transcript: DebateTranscript) => writeAtomically(outPath, JSON.stringify(transcript, null, 2) + '\n');
+  const transcript = await runDebate(
+    config,
+    {
+      runId: options.runId ?? 'debate',
+      dir,
+      audit: openAuditLog(join(dir, 'audit.jsonl')),
+      backendFor,
+      signal: options.signal ?? new AbortController().signal,
+      progress: options.onProgress ?? (() => {}),
+      now: () => new Date(),
+    },
+    { onRound: save },
+  );
+  await save(transcript);
+  return transcript;
+}

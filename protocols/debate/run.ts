@@ -1,0 +1,223 @@
+import pLimit, { type LimitFunction } from 'p-limit';
+import { addUsage, zeroUsage, type Usage } from '../../schemas/common.js';
+import {
+  DEBATE_TRANSCRIPT_VERSION,
+  DebateConfig,
+  DebaterReply,
+  type DebateConfigInput,
+  type DebateRound,
+  type DebateTranscript,
+  type DebateTurn,
+} from '../../schemas/debate.js';
+import type { ConversationTurn, SendOptions } from '../../wrapper/backend.js';
+import type { RunContext } from '../run-protocol.js';
+import { endpointOf, resolveAgents, speakingOrder, type DebateAgent } from './agents.js';
+import { CritReply, RcaReply, critPrompt, critScores, rcaPrompt, rcaVerdicts } from './judges.js';
+import { toTurnRecord, type KnownClaim } from './parse-turn.js';
+import { pidStabilityCheck, pidStep, toneFor, type PidState, type Tone } from './pid.js';
+import { roundPrompt, systemPrompt } from './prompts.js';
+import { recordedCall, replayableCalls, type CallOutcome } from './recorded-call.js';
+import { measureRounds } from './round-measures.js';
+
+export interface DebateRunHooks {
+  /** Called after every completed round with the transcript so far (e.g. to save it). */
+  onRound?(transcript: DebateTranscript): Promise<void> | void;
+}
+
+/** Parses the config and refuses an unstable PID configuration before any model is called. */
+export function parseDebateConfig(input: DebateConfigInput | DebateConfig): DebateConfig {
+  const config = DebateConfig.parse(input);
+  if (config.pid) {
+    const check = pidStabilityCheck(config.pid, config.stop.maxRounds);
+    if (!check.stable) {
+      throw new Error(
+        `PID gains fail the stability precheck: e_max*(Kp + T_max*Ki + 2*Kd) = ${check.lhs.toFixed(3)} must be below 1/gamma_beta = ${check.rhs.toFixed(3)}; lower the gains or stop.maxRounds`,
+      );
+    }
+  }
+  return config;
+}
+
+export async function runDebate(input: DebateConfigInput | DebateConfig, ctx: RunContext, hooks: DebateRunHooks = {}): Promise<DebateTranscript> {
+  const config = parseDebateConfig(input);
+  const agents = resolveAgents(config);
+  const roundsPlanned = Math.min(config.rounds, config.stop.maxRounds);
+  const replay = replayableCalls(await ctx.audit.readAll());
+  const limits = new Map<string, LimitFunction>();
+  const limitFor = (spec: string): LimitFunction => {
+    const key = endpointOf(spec);
+    const existing = limits.get(key);
+    if (existing) return existing;
+    const created = pLimit(config.concurrencyPerBackend);
+    limits.set(key, created);
+    return created;
+  };
+  const promptCtx = { question: config.question, ...(config.options && { options: config.options }), rounds: roundsPlanned, agents };
+  const systems = new Map(agents.map((agent) => [agent.id, systemPrompt(agent, promptCtx)]));
+  const histories = new Map<string, ConversationTurn[]>(agents.map((agent) => [agent.id, []]));
+  const sendOptions: SendOptions = { timeoutMs: config.timeoutMs, ...(config.temperature !== undefined && { temperature: config.temperature }) };
+  const transcript: DebateTranscript = {
+    kind: 'parley.debate',
+    version: DEBATE_TRANSCRIPT_VERSION,
+    runId: ctx.runId,
+    startedAt: ctx.now().toISOString(),
+    question: config.question,
+    ...(config.options && { options: config.options }),
+    ...(config.groundTruth && { groundTruth: config.groundTruth }),
+    anonymise: config.anonymise,
+    agents: agents.map(({ id, label, model, role, persona }) => ({ id, label, model, ...(role && { role }), ...(persona && { persona }) })),
+    config: config as unknown as Record<string, unknown>,
+    rounds: [],
+    stop: { reason: 'fixed-rounds', roundsRun: 0 },
+    usage: zeroUsage(),
+  };
+  await ctx.audit.append({ type: 'debate.start', runId: ctx.runId, config, agents: transcript.agents });
+  const knownClaims: KnownClaim[] = [];
+  let pidState: PidState | undefined = config.pid ? { beta: config.pid.beta0, integral: 0 } : undefined;
+  let tone: Tone | undefined = pidState ? toneFor(pidState.beta) : undefined;
+  const totalCalls = roundsPlanned * agents.length;
+  let callsDone = 0;
+  const spend = (usage: Usage) => (transcript.usage = addUsage(transcript.usage, usage));
+
+  for (let round = 1; round <= roundsPlanned; round += 1) {
+    if (ctx.signal.aborted) throw ctx.signal.reason ?? new Error('debate canceled');
+    const order = speakingOrder(agents.map((agent) => agent.id), round);
+    const previous = transcript.rounds.at(-1);
+    const callAgent = async (agent: DebateAgent): Promise<DebateTurn> => {
+      const prompt = roundPrompt({ round, rounds: roundsPlanned, self: agent, agents, ...(previous && { previous }), ...(tone && { tone }) });
+      const history = histories.get(agent.id)!;
+      const step = `r${round}/agent-${agent.number}`;
+      const outcome = await limitFor(agent.model)(() =>
+        recordedCall({
+          step,
+          audit: ctx.audit,
+          replay,
+          backend: ctx.backendFor(agent.model),
+          conversation: { system: systems.get(agent.id)!, history: [...history] },
+          prompt,
+          schema: DebaterReply,
+          schemaName: 'debate_turn',
+          options: sendOptions,
+          signal: ctx.signal,
+        }),
+      );
+      // Append-only history: the next request repeats this one byte for byte before adding to it.
+      history.push({ role: 'user', content: prompt }, { role: 'assistant', content: outcome.status === 'call-failure' ? '(no response)' : outcome.raw });
+      callsDone += 1;
+      ctx.progress({ done: callsDone, total: totalCalls, message: `round ${round}/${roundsPlanned}: ${agent.label} ${outcome.status}` });
+      return toTurn(outcome, agent, step, round, knownClaims, agents, config.options);
+    };
+    const turns = await Promise.all(agents.map(callAgent));
+    for (const turn of turns) spend(turn.usage ?? zeroUsage());
+    const current: DebateRound = {
+      round,
+      order,
+      ...(tone && { tone }),
+      ...(pidState && { beta: pidState.beta }),
+      turns: order.map((agentId) => turns.find((turn) => turn.agentId === agentId)!),
+    };
+    for (const turn of current.turns) {
+      for (const claim of turn.record?.claims ?? []) knownClaims.push({ id: claim.id, agentId: turn.agentId, localId: claim.localId, round });
+    }
+    if (config.crit) await runCrit(config, ctx, replay, agents, current, spend, sendOptions);
+    if (config.rca && previous) await runRca(config, ctx, replay, agents, previous, current, spend, sendOptions);
+    transcript.rounds.push(current);
+    const measures = measureRounds(transcript.rounds, agents.length, config.deltaS).at(-1)!;
+    // Without a rho_bar (the CRIT call failed) the controller holds beta rather than guess.
+    if (config.pid && pidState && current.crit?.rhoBar !== undefined) {
+      const step = pidStep(pidState, { rhoBar: current.crit.rhoBar, sycophancy: measures.sycophancy ?? 0, js: measures.js }, config.pid);
+      current.pid = { beta: pidState.beta, ...step };
+      pidState = { beta: step.nextBeta, integral: step.integral, previousError: step.error };
+      tone = step.nextTone;
+    }
+    transcript.stop = { reason: 'fixed-rounds', roundsRun: round };
+    await ctx.audit.append({ type: 'debate.round', round: current });
+    const stop = stopReason(config, round, roundsPlanned, measures, transcript.usage);
+    if (stop) transcript.stop = { reason: stop, roundsRun: round };
+    await hooks.onRound?.(transcript);
+    if (stop) break;
+  }
+  transcript.finishedAt = ctx.now().toISOString();
+  await ctx.audit.append({ type: 'debate.end', stop: transcript.stop, usage: transcript.usage });
+  return transcript;
+}
+
+function stopReason(
+  config: DebateConfig,
+  round: number,
+  roundsPlanned: number,
+  measures: ReturnType<typeof measureRounds>[number],
+  usage: Usage,
+): DebateTranscript['stop']['reason'] | undefined {
+  if (measures.validAgents === 0) return 'no-valid-replies';
+  if (round >= config.stop.minRounds && measures.validAgents >= 2) {
+    if (config.stop.onUnanimity && measures.unanimity) return 'unanimity';
+    if (config.stop.onConvergence && measures.js < config.stop.epsilon) return 'converged-js';
+  }
+  if (config.stop.maxTotalTokens !== undefined && usage.inputTokens + usage.outputTokens >= config.stop.maxTotalTokens) return 'safety-tokens';
+  if (round === roundsPlanned) return roundsPlanned < config.rounds ? 'safety-rounds' : 'fixed-rounds';
+  return undefined;
+}
+
+function toTurn(
+  outcome: CallOutcome<DebaterReply>,
+  agent: DebateAgent,
+  step: string,
+  round: number,
+  knownClaims: KnownClaim[],
+  agents: DebateAgent[],
+  options: string[] | undefined,
+): DebateTurn {
+  const common = { agentId: agent.id, label: agent.label, step, usage: outcome.usage, latencyMs: outcome.latencyMs, replayed: outcome.replayed };
+  if (outcome.status === 'call-failure') return { ...common, status: 'call-failure', error: outcome.error };
+  if (outcome.status === 'format-failure') return { ...common, status: 'format-failure', raw: outcome.raw, error: outcome.error };
+  const record = toTurnRecord(outcome.value, { round, agent, agents, knownClaims, ...(options && { options }) });
+  return { ...common, status: 'ok', raw: outcome.raw, record };
+}
+
+type Spend = (usage: Usage) => void;
+type Replay = ReturnType<typeof replayableCalls>;
+
+async function runCrit(config: DebateConfig, ctx: RunContext, replay: Replay, agents: DebateAgent[], round: DebateRound, spend: Spend, options: SendOptions) {
+  const crit = config.crit!;
+  const outcome = await recordedCall({
+    step: `r${round.round}/crit`,
+    audit: ctx.audit,
+    replay,
+    backend: ctx.backendFor(crit.judge),
+    conversation: { history: [] },
+    prompt: critPrompt(config.question, round, agents, crit.variant),
+    schema: CritReply,
+    schemaName: 'crit_scores',
+    options,
+    signal: ctx.signal,
+  });
+  spend(outcome.usage);
+  round.crit = outcome.status === 'ok' ? { status: 'ok', ...critScores(outcome.value, agents) } : { status: 'failure', scores: [], error: outcome.error };
+}
+
+async function runRca(
+  config: DebateConfig,
+  ctx: RunContext,
+  replay: Replay,
+  agents: DebateAgent[],
+  previous: DebateRound,
+  round: DebateRound,
+  spend: Spend,
+  options: SendOptions,
+) {
+  const outcome = await recordedCall({
+    step: `r${round.round}/rca`,
+    audit: ctx.audit,
+    replay,
+    backend: ctx.backendFor(config.rca!.judge),
+    conversation: { history: [] },
+    prompt: rcaPrompt(config.question, previous, round, agents),
+    schema: RcaReply,
+    schemaName: 'rca_verdicts',
+    options,
+    signal: ctx.signal,
+  });
+  spend(outcome.usage);
+  round.rca = outcome.status === 'ok' ? { status: 'ok', verdicts: rcaVerdicts(outcome.value, agents) } : { status: 'failure', verdicts: [], error: outcome.error };
+}
