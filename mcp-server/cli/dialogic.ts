@@ -1,0 +1,163 @@
+import { access, readFile, writeFile } from 'node:fs/promises';
+import { basename, dirname, extname, join, resolve } from 'node:path';
+import { Command, InvalidArgumentError, Option } from 'commander';
+import { analyzeDialogic, exportDictionaryTerms, runDialogicToFile } from '../../protocols/dialogic/index.js';
+import { PersonaAssignment, SeedLevel } from '../../schemas/dialogic.js';
+import type { RunProgress } from '../../protocols/run-protocol.js';
+
+/** `parley dialogic ...`: run the protocol, `analyze` a run file, `export` its agreed terms. */
+export function registerDialogicCommand(program: Command): void {
+  const dialogic = program
+    .command('dialogic')
+    .description('run the minimal-seed dialogic protocol between two models (resumes if the run folder exists)')
+    .option('--model-a <spec>', 'model A, e.g. openai:gpt-4.1 or openai-compatible:<url>#<model>')
+    .option('--model-b <spec>', 'model B')
+    .addOption(new Option('--personas <assignment>', 'persona assignment').choices(PersonaAssignment.options).default('standard'))
+    .option('--temperature <t>', 'sampling temperature', parseNumber, 0.7)
+    .addOption(new Option('--seed-level <level>', 'how much existing vocabulary the models see').choices(SeedLevel.options).default('minimal'))
+    .option('--vocabulary <file>', 'vocabulary JSON for the medium and heavy seed levels')
+    .option('--no-anonymise', 'show proposer identities (the control condition)')
+    .option('--max-cycles <n>', 'safety bound on cycles', parseInteger, 10)
+    .option('--out <file>', 'where the run JSON goes', 'dialogic-run.json')
+    .option('--dir <folder>', 'run folder for the audit log and baseline (default: <out>.run beside the output)')
+    .action(async (options: RunOptions) => {
+      await reportFailure(() => runCommand(options));
+    });
+
+  dialogic
+    .command('analyze <runFile>')
+    .description('capitulation measures of a run file (ours or a compatible foreign one)')
+    .option('--baseline <file>', 'baseline JSON (default: <run>.run/baseline.json when present)')
+    .option('--json', 'print the measures as JSON instead of a table')
+    .action(async (runFile: string, options: { baseline?: string; json?: boolean }) => {
+      await reportFailure(async () => {
+        const run = await readJson(runFile);
+        const baselinePath = options.baseline ?? (await defaultBaseline(runFile));
+        const baseline = baselinePath ? await readJson(baselinePath) : undefined;
+        const analysis = analyzeDialogic(run, baseline === undefined ? {} : { baseline });
+        process.stdout.write(options.json ? JSON.stringify(analysis.measures, null, 2) + '\n' : analysis.table + '\n');
+      });
+    });
+
+  dialogic
+    .command('export <runFile>')
+    .description("write the agreed terms in the dictionary's own term format")
+    .option('--out <file>', 'output JSON (default: stdout)')
+    .action(async (runFile: string, options: { out?: string }) => {
+      await reportFailure(async () => {
+        const text = JSON.stringify(exportDictionaryTerms(await readJson(runFile)), null, 2) + '\n';
+        if (options.out) await writeFile(options.out, text, 'utf8');
+        else process.stdout.write(text);
+      });
+    });
+}
+
+interface RunOptions {
+  modelA?: string;
+  modelB?: string;
+  personas: PersonaAssignment;
+  temperature: number;
+  seedLevel: SeedLevel;
+  vocabulary?: string;
+  anonymise: boolean;
+  maxCycles: number;
+  out: string;
+  dir?: string;
+}
+
+async function runCommand(options: RunOptions): Promise<void> {
+  if (!options.modelA || !options.modelB) throw new Error('give both --model-a <spec> and --model-b <spec>');
+  const controller = new AbortController();
+  const onSignal = () => controller.abort(new Error('interrupted: run the same command again to resume'));
+  process.once('SIGINT', onSignal);
+  const display = progressDisplay(process.stderr);
+  try {
+    const output = await runDialogicToFile(
+      {
+        modelA: options.modelA,
+        modelB: options.modelB,
+        personas: options.personas,
+        temperature: options.temperature,
+        seedLevel: options.seedLevel,
+        ...(options.vocabulary !== undefined && { vocabularyFile: resolve(options.vocabulary) }),
+        anonymise: options.anonymise,
+        maxCycles: options.maxCycles,
+      },
+      { outPath: options.out, ...(options.dir !== undefined && { dir: options.dir }), signal: controller.signal, onProgress: display.update },
+    );
+    display.end();
+    const { run } = output;
+    process.stdout.write(
+      [
+        `wrote ${options.out}: ${run.submitted_terms.length} agreed, ${run.dropped_terms.length} dropped, stopped by ${output.stopReason} after ${output.cyclesCompleted} cycle(s)`,
+        `model calls: ${output.calls.sent} sent, ${output.calls.replayed} replayed from the audit log (${output.files.audit})`,
+        '',
+        analyzeDialogic(output).table,
+        '',
+      ].join('\n'),
+    );
+  } finally {
+    display.end();
+    process.off('SIGINT', onSignal);
+  }
+}
+
+/** One rewritten line on a terminal, plain lines otherwise; always on stderr. */
+export function progressDisplay(stream: NodeJS.WriteStream): { update: (progress: RunProgress) => void; end: () => void } {
+  let open = false;
+  return {
+    update(progress) {
+      const line = `[${progress.done}${progress.total ? `/${progress.total}` : ''}] ${progress.message}`;
+      if (stream.isTTY) {
+        const width = stream.columns ? stream.columns - 1 : 120;
+        stream.write(`\r\x1b[2K${line.slice(0, width)}`);
+        open = true;
+      } else {
+        stream.write(line + '\n');
+      }
+    },
+    end() {
+      if (open) stream.write('\n');
+      open = false;
+    },
+  };
+}
+
+async function reportFailure(work: () => Promise<void>): Promise<void> {
+  try {
+    await work();
+  } catch (error) {
+    console.error(`parley dialogic: ${(error as Error).message}`);
+    process.exitCode = 1;
+  }
+}
+
+async function readJson(path: string): Promise<unknown> {
+  try {
+    return JSON.parse(await readFile(path, 'utf8'));
+  } catch (error) {
+    throw new Error(`cannot read ${path}: ${(error as Error).message}`);
+  }
+}
+
+async function defaultBaseline(runFile: string): Promise<string | undefined> {
+  const candidate = join(dirname(resolve(runFile)), `${basename(runFile, extname(runFile))}.run`, 'baseline.json');
+  try {
+    await access(candidate);
+    return candidate;
+  } catch {
+    return undefined;
+  }
+}
+
+function parseNumber(value: string): number {
+  const number = Number(value);
+  if (!Number.isFinite(number)) throw new InvalidArgumentError('not a number');
+  return number;
+}
+
+function parseInteger(value: string): number {
+  const number = Number(value);
+  if (!Number.isInteger(number) || number < 1) throw new InvalidArgumentError('not a positive whole number');
+  return number;
+}

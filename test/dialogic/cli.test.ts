@@ -1,0 +1,68 @@
+import { mkdtemp, readFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Command } from 'commander';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { registerDialogicCommand } from '../../mcp-server/cli/dialogic.js';
+import { DialogicRun } from '../../schemas/dialogic.js';
+import { startWorld, type World } from './world.js';
+
+let world: World | undefined;
+afterEach(async () => {
+  vi.restoreAllMocks();
+  process.exitCode = undefined;
+  await world?.chat.close();
+});
+
+async function runCli(args: string[]): Promise<{ stdout: string; stderr: string }> {
+  let stdout = '';
+  let stderr = '';
+  vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => ((stdout += String(chunk)), true));
+  vi.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => ((stderr += String(chunk)), true));
+  vi.spyOn(console, 'error').mockImplementation((...parts: unknown[]) => void (stderr += parts.join(' ') + '\n'));
+  const program = new Command('parley').exitOverride();
+  registerDialogicCommand(program);
+  try {
+    await program.parseAsync(['node', 'parley', ...args]);
+  } finally {
+    vi.restoreAllMocks();
+  }
+  return { stdout, stderr };
+}
+
+describe('parley dialogic CLI', () => {
+  it('runs a dialogic run to a file with plain progress lines, then analyzes and exports it', async () => {
+    world = await startWorld({
+      generations: {
+        'model-a': [{ terms: ['K one', 'RA two', 'D three', 'K four'] }, { exhausted: true, statement: 'done' }],
+        'model-b': [{ terms: ['K five', 'RC six', 'K seven', 'K eight'] }, { exhausted: true, statement: 'done' }],
+      },
+    });
+    const out = join(await mkdtemp(join(tmpdir(), 'parley-dialogic-cli-')), 'run.json');
+    const run = await runCli([
+      'dialogic', '--model-a', world.specA, '--model-b', world.specB, '--personas', 'swapped', '--temperature', '1', '--out', out,
+    ]);
+    expect(process.exitCode ?? 0).toBe(0);
+    expect(run.stdout).toMatch(/7 agreed, 1 dropped, stopped by bilateral_exhaustion/);
+    expect(run.stderr.split('\n').filter((line) => line.startsWith('[')).length).toBeGreaterThan(3);
+    expect(run.stderr).not.toContain('\r');
+    const file = DialogicRun.parse(JSON.parse(await readFile(out, 'utf8')));
+    expect(file.model_a.persona).toBe('heideggerian');
+    expect(file.temperature).toBe(1);
+    expect(world.chat.requests.every((r) => r.body.temperature === 1)).toBe(true);
+
+    const table = await runCli(['dialogic', 'analyze', out]);
+    expect(table.stdout).toMatch(/terms proposed \/ submitted \/ dropped\s+8 \/ 7 \/ 1/);
+    expect(table.stdout).toMatch(/edit distance first -> final text\s+mean/);
+    const json = await runCli(['dialogic', 'analyze', out, '--json']);
+    expect(JSON.parse(json.stdout)).toMatchObject({ proposed: 8, submitted: 7, drops: { by_verdict: 1 } });
+    const exported = await runCli(['dialogic', 'export', out]);
+    expect(JSON.parse(exported.stdout).map((t: { name: string }) => t.name)).toContain('RA two+');
+  });
+
+  it('says what is missing instead of starting without both models', async () => {
+    const result = await runCli(['dialogic', '--model-a', 'openai:gpt-4.1']);
+    expect(process.exitCode).toBe(1);
+    expect(result.stderr).toMatch(/--model-b/);
+  });
+});
