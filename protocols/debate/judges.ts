@@ -42,7 +42,7 @@ function renderRound(round: DebateRound, agents: DebateAgent[]): string {
     .map((agentId) => {
       const turn = round.turns.find((candidate) => candidate.agentId === agentId);
       const agent = agents.find((candidate) => candidate.id === agentId);
-      return turn && agent ? renderTurn(turn, agent.label, false, true) : '';
+      return turn && agent ? renderTurn(turn, agent.label, false, (id) => agents.find((candidate) => candidate.id === id)?.label, true) : '';
     })
     .filter(Boolean)
     .join('\n\n');

@@ -52,7 +52,8 @@ export function systemPrompt(agent: DebateAgent, ctx: PromptContext): string {
   return lines.join('\n');
 }
 
-export function renderTurn(turn: DebateTurn, label: string, self: boolean, withReasoning = false): string {
+/** `labelOf` names referenced agents by their shown label, whatever spelling the model used. */
+export function renderTurn(turn: DebateTurn, label: string, self: boolean, labelOf: (agentId: string) => string | undefined, withReasoning = false): string {
   const head = `### ${label}${self ? ' (you)' : ''}`;
   if (turn.status !== 'ok' || !turn.record) return `${head}\n(no valid response this round)`;
   const record = turn.record;
@@ -63,7 +64,11 @@ export function renderTurn(turn: DebateTurn, label: string, self: boolean, withR
   lines.push('Claims:', ...(record.claims.length ? record.claims.map((claim) => `- [${claim.id}] ${claim.text}`) : ['- (none)']));
   if (record.references.length) {
     lines.push('Engages:');
-    for (const ref of record.references) lines.push(`- ${ref.stance} ${ref.raw.agent}${ref.raw.claim ? ` [${ref.raw.claim}]` : ''}${ref.note ? `: ${ref.note}` : ''}`);
+    for (const ref of record.references) {
+      const target = (ref.resolved ? labelOf(ref.targetAgent) : undefined) ?? ref.raw.agent;
+      const claim = ref.targetClaim ?? ref.raw.claim;
+      lines.push(`- ${ref.stance} ${target}${claim ? ` [${claim}]` : ''}${ref.note ? `: ${ref.note}` : ''}`);
+    }
   }
   if (record.evidence.length) lines.push(`Evidence: ${record.evidence.join('; ')}`);
   if (withReasoning && record.reasoning) lines.push(`Reasoning: ${record.reasoning}`);
@@ -83,13 +88,14 @@ export function roundPrompt(args: {
   tone?: Tone;
 }): string {
   const parts: string[] = [];
+  const labelOf = (agentId: string) => args.agents.find((agent) => agent.id === agentId)?.label;
   if (args.previous) {
     parts.push(`Responses of round ${args.previous.round}, in speaking order:`);
     for (const agentId of args.previous.order) {
       const turn = args.previous.turns.find((candidate) => candidate.agentId === agentId);
       const agent = args.agents.find((candidate) => candidate.id === agentId);
       if (!turn || !agent) continue;
-      parts.push(renderTurn(turn, agent.label, agent.id === args.self.id));
+      parts.push(renderTurn(turn, agent.label, agent.id === args.self.id, labelOf));
     }
     parts.push('');
   }
