@@ -172,4 +172,26 @@ describe('dialogic protocol against a scripted OpenAI-compatible server', () => 
     expect(output.stopReason).toBe('max_cycles');
     expect(w.seen.filter((s) => s.kind === 'regenerate')).toHaveLength(0);
   });
+
+  it('shows the heavy seed vocabulary and applies a persona assignment', async () => {
+    const w = await world({ generations: FULL });
+    const output = await runDialogicToFile(
+      {
+        modelA: w.specA,
+        modelB: w.specB,
+        personas: 'both-heideggerian',
+        seedLevel: 'heavy',
+        vocabularyFile: '/work/shared/interop/phenomenai-haiku-run-2026-04-07.json',
+        maxCycles: 1,
+        retryBaseMs: 0,
+      },
+      { outPath: await tempOut() },
+    );
+    expect(output.run.model_a.persona).toBe('heideggerian');
+    expect(output.run.model_b.persona).toBe('heideggerian');
+    const systems = w.seen.map((s) => s.system);
+    expect(systems.every((system) => system.includes('Heideggerian stance') && system.includes('Constraint Awareness:'))).toBe(true);
+    expect(systems.some((system) => system.includes('Husserlian'))).toBe(false);
+    expect(systems[0]).toContain('(22 terms)');
+  });
 });
