@@ -9,6 +9,7 @@ import { z } from 'zod';
 import type { Usage } from '../schemas/common.js';
 import { type Backend, BackendError, type Conversation, type ModelReply, type SendOptions } from './backend.js';
 import { passthroughEnv, scrub, secretValues, tail } from './cli-env.js';
+import { jsonSchemaOf } from './json-schema.js';
 
 export interface ClaudeBackendOptions {
   /** Empty or absent: the CLI's default model. */
@@ -43,6 +44,7 @@ const ClaudeResult = z.looseObject({
     })
     .optional(),
   modelUsage: z.record(z.string(), z.unknown()).optional(),
+  structured_output: z.unknown().optional(),
 });
 type ClaudeResult = z.infer<typeof ClaudeResult>;
 
@@ -66,12 +68,14 @@ export function createClaudeBackend(spec: string, options: ClaudeBackendOptions 
   return backend;
 }
 
-export function buildClaudeArgs(options: ClaudeBackendOptions, conversation: Conversation): string[] {
+export function buildClaudeArgs(options: ClaudeBackendOptions, conversation: Conversation, sendOptions: SendOptions = {}): string[] {
   const args = ['-p', '--output-format', 'json'];
   if (options.model) args.push('--model', options.model);
   if (conversation.sessionId) args.push('--resume', conversation.sessionId);
   else if (conversation.system) args.push('--system-prompt', conversation.system);
   args.push('--tools', (options.tools ?? []).join(','));
+  // claude offers the model a StructuredOutput tool for this schema and reports its input as the result.
+  if (sendOptions.jsonSchema) args.push('--json-schema', JSON.stringify(jsonSchemaOf(sendOptions.jsonSchema.schema)));
   args.push(...(options.extraArgs ?? []));
   return args;
 }
@@ -92,7 +96,7 @@ async function runClaude(options: ClaudeBackendOptions, conversation: Conversati
   const started = performance.now();
   if (sendOptions.signal?.aborted) throw new BackendError('canceled', `The ${binName} call was canceled before it started.`);
 
-  const child = execa(bin, buildClaudeArgs(options, conversation), {
+  const child = execa(bin, buildClaudeArgs(options, conversation, sendOptions), {
     input: promptWithHistory(conversation, prompt),
     env,
     extendEnv: false,
@@ -137,7 +141,7 @@ async function runClaude(options: ClaudeBackendOptions, conversation: Conversati
   }
   if (exitCode !== 0 || !parsed) throw exitError(binName, conversation, stderrTail, exitCode);
 
-  const text = parsed.result ?? '';
+  const text = parsed.structured_output !== undefined ? JSON.stringify(parsed.structured_output) : (parsed.result ?? '');
   if (text.trim().length === 0) throw new BackendError('empty-answer', `${binName} returned an empty answer.`, { stderrTail });
   const sessionId = parsed.session_id;
   if (conversation.sessionId && sessionId && sessionId !== conversation.sessionId) {

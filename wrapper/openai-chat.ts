@@ -5,9 +5,9 @@
  */
 import OpenAI, { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from 'openai';
 import type { ChatCompletionCreateParamsBase, ChatCompletionMessageParam } from 'openai/resources/chat/completions';
-import { z } from 'zod';
 import { type Usage, zeroUsage } from '../schemas/common.js';
 import { type Backend, BackendError, type Conversation, type ModelReply, type SendOptions } from './backend.js';
+import { jsonSchemaOf } from './json-schema.js';
 import { type ProviderPreset, presetFor } from './presets.js';
 
 export interface OpenAiChatOptions {
@@ -88,12 +88,6 @@ function buildRequest(model: string, preset: ProviderPreset, conversation: Conve
     };
   }
   return body;
-}
-
-/** The JSON schema sent as response_format (without `$schema`, which some servers reject). */
-export function jsonSchemaOf(schema: z.ZodType): Record<string, unknown> {
-  const { $schema: _ignored, ...rest } = z.toJSONSchema(schema, { target: 'draft-7', unrepresentable: 'any' }) as Record<string, unknown>;
-  return rest;
 }
 
 function sanitizeSchemaName(name: string): string {

@@ -7,7 +7,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 export type ChatReply =
-  | { content: string; delayMs?: number; usage?: { prompt: number; completion: number } }
+  | { content: string; delayMs?: number; usage?: { prompt: number; completion: number; cached?: number; reasoning?: number } }
   | { status: number; body?: unknown; headers?: Record<string, string>; delayMs?: number };
 
 export interface ChatRequestRecord {
@@ -81,6 +81,8 @@ export async function startScriptedChat(script: Script): Promise<ScriptedChat> {
       prompt_tokens: reply.usage?.prompt ?? 10,
       completion_tokens: reply.usage?.completion ?? 5,
       total_tokens: (reply.usage?.prompt ?? 10) + (reply.usage?.completion ?? 5),
+      ...(reply.usage?.cached !== undefined && { prompt_tokens_details: { cached_tokens: reply.usage.cached } }),
+      ...(reply.usage?.reasoning !== undefined && { completion_tokens_details: { reasoning_tokens: reply.usage.reasoning } }),
     };
     const id = `chatcmpl-scripted-${record.index}`;
     const created = Math.floor(Date.now() / 1000);

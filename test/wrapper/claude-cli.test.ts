@@ -21,6 +21,23 @@ async function setUp(script: AnthropicReply[] | ((req: AnthropicRequestRecord) =
   return { server, home, backend };
 }
 
+/** Live processes whose environment names this temporary home (Linux /proc). */
+async function processesWithHome(home: string): Promise<number[]> {
+  const { readdir, readFile } = await import('node:fs/promises');
+  const pids: number[] = [];
+  for (const entry of await readdir('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const environ = await readFile(`/proc/${entry}/environ`, 'utf8');
+      const status = await readFile(`/proc/${entry}/status`, 'utf8');
+      if (environ.includes(`HOME=${home}\0`) && !/^State:\s+Z/m.test(status)) pids.push(Number(entry));
+    } catch {
+      // gone or not ours to read
+    }
+  }
+  return pids;
+}
+
 async function caught(promise: Promise<unknown>): Promise<BackendError> {
   try {
     await promise;
@@ -72,12 +89,32 @@ describe('Claude Code backend with the real claude 2.1.197 and a scripted Messag
     expect(error.message).toContain('prompt is malformed');
   });
 
-  it('gets structured output by text extraction and repairs within the session', async () => {
-    const replies = ['The verdict is yes.', '{"holds":true}'];
-    const { backend } = await setUp(() => ({ text: replies.shift() ?? 'none left' }));
-    const result = await sendStructured(backend, { history: [] }, 'Does it hold? Reply in JSON.', z.object({ holds: z.boolean() }));
+  it('gets structured output through --json-schema: the StructuredOutput tool input is the reply', async () => {
+    const { server, backend } = await setUp((req) =>
+      (req.body.tools ?? []).some((tool: { name: string }) => tool.name === 'StructuredOutput')
+        ? { toolUse: { name: 'StructuredOutput', input: { holds: true, why: 'B undercuts A' } } }
+        : { text: 'no schema was offered' },
+    );
+    const Holds = z.object({ holds: z.boolean(), why: z.string() });
+    const result = await sendStructured(backend, { history: [] }, 'Does it hold?', Holds);
+    expect(result.ok && result.value).toEqual({ holds: true, why: 'B undercuts A' });
+    expect(result.attempts).toHaveLength(1);
+    const offered = server.requests[0]?.body.tools.find((tool: { name: string }) => tool.name === 'StructuredOutput');
+    expect(offered.input_schema.properties.holds).toEqual({ type: 'boolean' });
+  });
+
+  it('repairs a structured reply within the session when the model answers in prose', async () => {
+    // Prose (claude nags once for the StructuredOutput tool, prose again), then the repair prompt gets a tool call.
+    const { server, backend } = await setUp((req) =>
+      req.lastUserText.startsWith('Your previous reply') ? { toolUse: { name: 'StructuredOutput', input: { holds: true } } } : { text: 'The verdict is yes.' },
+    );
+    const result = await sendStructured(backend, { history: [] }, 'Does it hold?', z.object({ holds: z.boolean() }));
     expect(result.ok && result.value).toEqual({ holds: true });
-    expect(result.attempts).toHaveLength(2);
+    expect(result.attempts.map((attempt) => attempt.raw)).toEqual(['The verdict is yes.', '{"holds":true}']);
+    expect(result.attempts[0]?.error).toMatch(/no JSON value/);
+    const repair = server.requests.find((req) => req.lastUserText.startsWith('Your previous reply'));
+    expect(JSON.stringify(repair?.body.messages)).toContain('Does it hold?');
+    expect(result.ok && result.reply.sessionId).toMatch(/^[0-9a-f-]{36}$/);
   });
 
   it('stops claude at our timeout when the server never answers', async () => {
@@ -102,13 +139,32 @@ describe('Claude Code backend with the real claude 2.1.197 and a scripted Messag
     expect(error.message).toContain('4000 ms');
   });
 
-  it('cancels a running claude through the abort signal', async () => {
-    const { server, backend } = await setUp(() => ({ text: 'late', delayMs: 30_000 }));
+  it('cancels a running claude through the abort signal, leaving no process of it behind', async () => {
+    const { server, home, backend } = await setUp(() => ({ text: 'late', delayMs: 30_000 }));
     const controller = new AbortController();
     const pending = backend.send({ history: [] }, 'hello', { signal: controller.signal });
     while (server.requests.length === 0) await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(await processesWithHome(home.home)).not.toEqual([]);
     controller.abort();
     expect((await caught(pending)).kind).toBe('canceled');
+    expect(await processesWithHome(home.home)).toEqual([]);
+  });
+
+  it('runs two sends on one session in turn, never at once', async () => {
+    let inFlight = 0;
+    let maxInFlight = 0;
+    const { backend } = await setUp(async (req) => {
+      inFlight++;
+      maxInFlight = Math.max(maxInFlight, inFlight);
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+      inFlight--;
+      return { text: `turn ${req.lastUserText}` };
+    });
+    const first = await backend.send({ history: [] }, 'start');
+    maxInFlight = 0;
+    const replies = await Promise.all(['a', 'b'].map((prompt) => backend.send({ history: [], sessionId: first.sessionId }, prompt)));
+    expect(replies.map((reply) => reply.text)).toEqual(['turn a', 'turn b']);
+    expect(maxInFlight).toBe(1);
   });
 
   it('reports a missing binary as not-found', async () => {

@@ -50,6 +50,12 @@ describe('OpenAI-compatible backend against the scripted chat server', () => {
     expect(s.requests[0]?.stream).toBe(false);
   });
 
+  it('maps cached prompt tokens and reasoning tokens', async () => {
+    const s = await serve([{ content: 'x', usage: { prompt: 100, completion: 30, cached: 64, reasoning: 12 } }]);
+    const reply = await createBackend(`openai-compatible:${s.baseUrl}#m`, { env: {} }).send(noConversation, 'p');
+    expect(reply.usage).toEqual({ inputTokens: 100, cachedInputTokens: 64, outputTokens: 30, reasoningTokens: 12 });
+  });
+
   it('passes temperature and seed through, and omits them when not given', async () => {
     const s = await serve([{ content: 'x' }, { content: 'y' }]);
     const backend = createBackend(`openai-compatible:${s.baseUrl}#m`, { env: {} });
