@@ -1,81 +1,19 @@
-import { dirname } from 'node:path';
-import type { z } from 'zod';
-import { openAuditLog, type AuditLog } from './audit-log.js';
-import { replaceFile, syncDirectory } from './atomic-write.js';
-import { decodeDocument, encodeEnvelope, parseEnvelope, type Envelope, type Migration } from './envelope.js';
+import { dirname, join } from 'node:path';
+import { openAuditLog } from './audit-log.js';
+import { TEMP_FILE_PATTERN, replaceFile, syncDirectory } from './atomic-write.js';
+import { decodeDocument, encodeEnvelope, parseEnvelope, type Envelope } from './envelope.js';
 import { withFileLock, type HeldLock } from './file-lock.js';
-import { nodeFs, type FsSeam } from './fs-seam.js';
+import { nodeFs } from './fs-seam.js';
 import { auditLogPathFor, idFromStateFileName, stateFilePathFor } from './locations.js';
 import { StoreError, errnoCode } from './store-error.js';
+import type { AuditEntry, DocumentStore, DocumentStoreOptions, ListedDocument } from './store-types.js';
 
 export { StoreError, isStoreError, type StoreErrorKind } from './store-error.js';
 export type { FsSeam, FileHandleSeam } from './fs-seam.js';
 export { nodeFs } from './fs-seam.js';
+export type { Migration } from './envelope.js';
+export type * from './store-types.js';
 export { auditLogPathFor, deliberationStoreLocation, validateDocumentId, type StoreLayout, type StoreLocation } from './locations.js';
-
-export interface DocumentStoreOptions<T> {
-  dir: string;
-  /** Validates the CURRENT version of the document. */
-  schema: z.ZodType<T>;
-  /** Written as the envelope's `schemaVersion`. */
-  currentVersion: number;
-  /** migrations[k] turns a version-k document into version k+1; applied in order on read. */
-  migrations?: Record<number, Migration>;
-  fs?: FsSeam;
-  lockStaleMs?: number;
-  lockTimeoutMs?: number;
-  /** File names are `<filePrefix><id>.json`; see deliberationStoreLocation(). */
-  filePrefix?: string;
-  /** Stored in the envelope at each write so list() can show it without validating every file. */
-  summarize?: (value: T) => unknown;
-  now?: () => Date;
-}
-
-export interface StoredDocument<T> {
-  value: T;
-  revision: number;
-  path: string;
-}
-
-/** A line for the audit log; the store adds id, revision, changed and result once the outcome is known. */
-export type AuditEntry = { type: string } & Record<string, unknown>;
-
-export type ApplyOutcome<T, R> = { value: T; result: R } | { refuse: R };
-
-export interface UpdateOptions {
-  /** Refuse with StoreError('revision-conflict') unless the stored revision is exactly this. */
-  expectRevision?: number;
-  /** Appended (fsynced) to the document's audit log while the lock is still held, refusals included. */
-  audit?: AuditEntry;
-}
-
-export interface UpdateResult<T, R> {
-  revision: number;
-  value: T;
-  result: R;
-  changed: boolean;
-}
-
-export interface ListedDocument {
-  id: string;
-  /** 0 when the file cannot be read; `problem` then says why. */
-  revision: number;
-  updatedAt?: string;
-  summary?: unknown;
-  problem?: string;
-}
-
-export interface DocumentStore<T> {
-  readonly dir: string;
-  pathFor(id: string): string;
-  auditLogPath(id: string): string;
-  auditLog(id: string): AuditLog;
-  create(id: string, value: T, options?: { audit?: AuditEntry }): Promise<StoredDocument<T>>;
-  read(id: string): Promise<StoredDocument<T>>;
-  update<R>(id: string, apply: (current: T, revision: number) => ApplyOutcome<T, R>, options?: UpdateOptions): Promise<UpdateResult<T, R>>;
-  list(): Promise<ListedDocument[]>;
-  remove(id: string): Promise<void>;
-}
 
 const DEFAULT_LOCK_STALE_MS = 10_000;
 
@@ -176,6 +114,17 @@ export function createDocumentStore<T>(options: DocumentStoreOptions<T>): Docume
     }
   }
 
+  /** Temp files of writers killed mid-write; a live writer keeps one for milliseconds, so age alone is safe. */
+  async function sweepAbandonedTemps(names: string[]) {
+    for (const name of names) {
+      const base = TEMP_FILE_PATTERN.exec(name)?.[1];
+      if (base === undefined || idFromStateFileName(base, filePrefix) === undefined) continue;
+      const path = join(dir, name);
+      const mtime = await fs.mtimeMs(path).catch(() => undefined);
+      if (mtime !== undefined && Date.now() - mtime > staleMs) await fs.unlink(path).catch(() => undefined);
+    }
+  }
+
   return {
     dir,
     pathFor,
@@ -249,6 +198,7 @@ export function createDocumentStore<T>(options: DocumentStoreOptions<T>): Docume
         throw ioError(`cannot list ${dir}`, dir, error);
       }
       const listed: ListedDocument[] = [];
+      await sweepAbandonedTemps(names);
       for (const name of names) {
         const id = idFromStateFileName(name, filePrefix);
         if (id === undefined) continue;

@@ -1,17 +1,25 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createDocumentStore } from '../../state/document-store.js';
 import { parseEnvelope } from '../../state/envelope.js';
 import { makeTempDir } from './helpers.js';
-import { exited, linesSeen, spawnWorker } from './processes.js';
+import { bundleWorker, exited, linesSeen, spawnWorker } from './processes.js';
 
 const Doc = z.object({ count: z.number().int(), writers: z.array(z.string()), payload: z.string().optional() });
 const payloadFor = (count: number): string => 'x'.repeat(20_000 + (count % 7) * 3_000) + `#${count}`;
 
 let dir: string;
 let cleanup: () => Promise<void>;
+let bundle: string;
+let removeBundle: () => Promise<void>;
+beforeAll(async () => {
+  const bundleDir = await makeTempDir();
+  removeBundle = bundleDir.cleanup;
+  bundle = await bundleWorker(bundleDir.dir);
+});
+afterAll(() => removeBundle());
 beforeEach(async () => ({ dir, cleanup } = await makeTempDir()));
 afterEach(() => cleanup());
 
@@ -21,7 +29,7 @@ describe('across real processes', () => {
     const k = 40;
     const store = createDocumentStore({ dir, schema: Doc, currentVersion: 1 });
     await store.create('shared', { count: 0, writers: [] });
-    const workers = Array.from({ length: processes }, () => spawnWorker([dir, 'shared', 'count', String(k)]));
+    const workers = Array.from({ length: processes }, () => spawnWorker(bundle, [dir, 'shared', 'count', String(k)]));
     const results = await Promise.all(workers.map((worker) => exited(worker)));
     for (const [index, result] of results.entries()) {
       expect(result, workers[index]?.stderrText()).toEqual({ code: 0, signal: null });
@@ -41,10 +49,10 @@ describe('across real processes', () => {
     await store.create('crashy', { count: 0, writers: [] });
     const path = join(dir, 'crashy.json');
     let lastAcked = 1;
-    const rounds = 12;
+    const rounds = 20;
     for (let round = 0; round < rounds; round++) {
       // Two writers contend, so one is often killed holding the lock: the next round must break it at once.
-      const writers = [spawnWorker([dir, 'crashy', 'crash']), spawnWorker([dir, 'crashy', 'crash'])];
+      const writers = [spawnWorker(bundle, [dir, 'crashy', 'crash']), spawnWorker(bundle, [dir, 'crashy', 'crash'])];
       await Promise.race(writers.map((writer) => linesSeen(writer, 1 + (round % 5))));
       await new Promise((resolve) => setTimeout(resolve, Math.random() * 15));
       for (const writer of writers) writer.kill('SIGKILL');

@@ -1,4 +1,4 @@
-import { readFile, readdir, writeFile } from 'node:fs/promises';
+import { readFile, readdir, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -103,6 +103,19 @@ describe('document store', () => {
       ['broken', 0, undefined],
     ]);
     expect(listed[2]?.problem).toMatch(/corrupt/);
+  });
+
+  it('list sweeps temp files abandoned by killed writers once they are older than lockStaleMs', async () => {
+    await store.create('d1', { count: 0, writers: [] });
+    const abandoned = join(dir, '.d1.json.999999.abcdefabcdef.tmp');
+    const fresh = join(dir, '.d1.json.999998.abcdefabcdef.tmp');
+    const foreign = join(dir, '.notes.txt.999997.abcdefabcdef.tmp');
+    for (const path of [abandoned, fresh, foreign]) await writeFile(path, 'partial');
+    const past = new Date(Date.now() - 3_600_000);
+    await utimes(abandoned, past, past);
+    await utimes(foreign, past, past);
+    await store.list();
+    expect((await readdir(dir)).sort()).toEqual(['.d1.json.999998.abcdefabcdef.tmp', '.notes.txt.999997.abcdefabcdef.tmp', 'd1.json']);
   });
 
   it('removes a document', async () => {

@@ -1,12 +1,24 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
 
 export const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
 export const workerPath = fileURLToPath(new URL('./fixtures/store-worker.ts', import.meta.url));
 
-/** Starts the store worker as a real child process (node --import tsx). */
-export function spawnWorker(args: string[]): ChildProcess & { stdoutText: () => string; stderrText: () => string } {
-  const child = spawn(process.execPath, ['--import', 'tsx', workerPath, ...args], {
+/**
+ * Bundles the worker (the real store code) into one plain .mjs file, so each child starts as a bare
+ * `node` process: tsx's start-up would dominate the crash loop.
+ */
+export async function bundleWorker(outDir: string): Promise<string> {
+  const outfile = join(outDir, 'store-worker.mjs');
+  await build({ entryPoints: [workerPath], bundle: true, platform: 'node', format: 'esm', target: 'node20', outfile, logLevel: 'silent' });
+  return outfile;
+}
+
+/** Starts the bundled store worker as a real child process. */
+export function spawnWorker(bundle: string, args: string[]): ChildProcess & { stdoutText: () => string; stderrText: () => string } {
+  const child = spawn(process.execPath, [bundle, ...args], {
     cwd: repoRoot,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
