@@ -12,7 +12,7 @@ afterEach(async () => {
   while (cleanups.length > 0) await cleanups.pop()?.();
 });
 
-async function setUp(script: AnthropicReply[] | ((req: AnthropicRequestRecord) => AnthropicReply), spec = 'claude:claude-sonnet-4-5') {
+async function setUp(script: AnthropicReply[] | ((req: AnthropicRequestRecord) => AnthropicReply | Promise<AnthropicReply>), spec = 'claude:claude-sonnet-4-5') {
   const server: ScriptedAnthropic = await startScriptedAnthropic(script);
   cleanups.push(() => server.close());
   const home: ClaudeHome = await createClaudeHome(server.baseUrl);
