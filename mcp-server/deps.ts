@@ -3,6 +3,7 @@ import type { RunProtocol } from '../protocols/run-protocol.js';
 import { stateHome } from '../state/paths.js';
 import { JobManager } from './jobs.js';
 import { RunManager } from './runs.js';
+import { Deliberations } from './deliberations.js';
 
 /** Everything a tool needs from the outside world, made once per server. */
 export interface ServerDeps {
@@ -11,11 +12,14 @@ export interface ServerDeps {
   clock: () => Date;
   jobs: JobManager;
   runs: RunManager;
+  deliberations: Deliberations;
   backendFor(spec: string): Backend;
 }
 
 export interface DepsOptions {
   home?: string;
+  /** Deliberation files go here instead of <home>/deliberations. */
+  deliberationsDir?: string;
   env?: NodeJS.ProcessEnv;
   clock?: () => Date;
   backendFor?: (spec: string) => Backend;
@@ -34,5 +38,6 @@ export function createDeps(options: DepsOptions = {}): ServerDeps {
       throw new Error(`no backend factory configured for ${spec}`);
     });
   const runs = new RunManager({ home, jobs, protocols: options.protocols ?? {}, backendFor, clock });
-  return { home, env, clock, jobs, runs, backendFor };
+  const deliberations = new Deliberations({ env, home, dir: options.deliberationsDir, clock });
+  return { home, env, clock, jobs, runs, deliberations, backendFor };
 }

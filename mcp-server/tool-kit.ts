@@ -33,12 +33,13 @@ export class ToolRefusal extends Error {
 
 export interface ToolDefinition<I extends z.ZodRawShape, O extends z.ZodRawShape> {
   name: string;
-  title: string;
+  /** Only when it says more than the name; a title that repeats the description costs tokens. */
+  title?: string;
   description: string;
   input: I;
   output: O;
   effect: ToolEffect;
-  handler(args: z.infer<z.ZodObject<I>>, extra: ToolExtra): Promise<z.infer<z.ZodObject<O>>> | z.infer<z.ZodObject<O>>;
+  handler(args: z.infer<z.ZodObject<I>>, extra: ToolExtra): Promise<z.input<z.ZodObject<O>>> | z.input<z.ZodObject<O>>;
 }
 
 export function defineTool<I extends z.ZodRawShape, O extends z.ZodRawShape>(def: ToolDefinition<I, O>): ToolDefinition<I, O> {
@@ -52,15 +53,16 @@ export function refusalText(error: ToolRefusal): string {
 }
 
 export function registerDefinedTool<I extends z.ZodRawShape, O extends z.ZodRawShape>(server: McpServer, def: ToolDefinition<I, O>): void {
-  const outputSchema = z.object(def.output);
+  // Loose: outputSchema names the keys a caller relies on; results may carry more.
+  const outputSchema = z.looseObject(def.output);
   server.registerTool(
     def.name,
     {
-      title: def.title,
+      ...(def.title ? { title: def.title } : {}),
       description: def.description,
       inputSchema: def.input,
-      outputSchema: def.output,
-      annotations: { title: def.title, ...annotationsFor[def.effect] },
+      outputSchema,
+      annotations: annotationsFor[def.effect],
     },
     // The SDK's generic callback type cannot follow our generic shape; the input was validated by the SDK.
     (async (args: z.infer<z.ZodObject<I>>, extra: ToolExtra): Promise<CallToolResult> => {

@@ -1,6 +1,10 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { ServerDeps } from '../deps.js';
 import { registerDefinedTool } from '../tool-kit.js';
+import { delibStartTool } from './delib-start.js';
+import { delibStatusTool } from './delib-status.js';
+import { delibListTool } from './delib-list.js';
+import { moveTools } from './move-tools.js';
 import { runStartTool } from './run-start.js';
 import { runStatusTool } from './run-status.js';
 import { runResultTool } from './run-result.js';
@@ -10,7 +14,13 @@ import { runAnalyzeTool } from './run-analyze.js';
 
 /** Every tool, in the fixed order tools/list shows them. */
 export function toolDefinitions(deps: ServerDeps) {
-  return [runStartTool(deps), runStatusTool(deps), runResultTool(deps), runCancelTool(deps), runListTool(deps), runAnalyzeTool(deps)];
+  return [
+    delibStartTool(deps),
+    delibStatusTool(deps),
+    delibListTool(deps),
+    ...moveTools(deps),
+    runStartTool(deps), runStatusTool(deps), runResultTool(deps), runCancelTool(deps), runListTool(deps), runAnalyzeTool(deps),
+  ];
 }
 
 export function registerTools(server: McpServer, deps: ServerDeps): void {

@@ -6,7 +6,6 @@ import type { ServerDeps } from '../deps.js';
 export const runAnalyzeTool = (deps: ServerDeps) =>
   defineTool({
     name: 'run_analyze',
-    title: 'Analyze a run file',
     description: 'Recomputes the measures of a dialogic or debate output file (ours or a compatible foreign one) or of a finished run.',
     input: {
       protocol: z.enum(['dialogic', 'debate']),

@@ -5,7 +5,6 @@ import { RunId, RunView, runView } from './run-shared.js';
 export const runCancelTool = (deps: ServerDeps) =>
   defineTool({
     name: 'run_cancel',
-    title: 'Cancel a run',
     description: 'Stops a running run; completed model calls stay in its audit log, so run_start {runId} resumes it.',
     input: { runId: RunId },
     output: { run: RunView },

@@ -6,7 +6,6 @@ import { RunView, runView } from './run-shared.js';
 export const runListTool = (deps: ServerDeps) =>
   defineTool({
     name: 'run_list',
-    title: 'List runs',
     description: 'Every dialogic and debate run in the state folder, newest first.',
     input: { protocol: z.enum(['dialogic', 'debate']).optional() },
     output: { runs: z.array(RunView) },

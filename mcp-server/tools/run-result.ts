@@ -6,7 +6,6 @@ import { RunId, RunView, runView } from './run-shared.js';
 export const runResultTool = (deps: ServerDeps) =>
   defineTool({
     name: 'run_result',
-    title: 'Result of a finished run',
     description: "The output JSON of a succeeded run (the seed's schema) and its measures.",
     input: { runId: RunId },
     output: { run: RunView, output: z.unknown(), measures: z.record(z.string(), z.unknown()) },

@@ -1,18 +1,10 @@
 import { z } from 'zod';
 import type { RunMeta } from '../runs.js';
 
-export const RunId = z.string().describe('run id from run_start');
+export const RunId = z.string().describe('from run_start');
 
-export const RunView = z.object({
-  runId: z.string(),
-  protocol: z.string(),
-  status: z.enum(['running', 'succeeded', 'failed', 'canceled', 'interrupted']),
-  progress: z.object({ done: z.number(), total: z.number().optional(), message: z.string() }),
-  createdAt: z.string(),
-  updatedAt: z.string(),
-  error: z.string().optional(),
-  files: z.object({ output: z.string(), audit: z.string() }),
-});
+/** A run as tools show it; `status` is running | succeeded | failed | canceled | interrupted. */
+export const RunView = z.looseObject({ runId: z.string(), status: z.string() });
 
 export function runView(meta: RunMeta): z.infer<typeof RunView> {
   return {

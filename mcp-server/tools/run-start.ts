@@ -6,7 +6,6 @@ import { RunView, runView } from './run-shared.js';
 export const runStartTool = (deps: ServerDeps) =>
   defineTool({
     name: 'run_start',
-    title: 'Start a dialogic or debate run',
     description:
       'Starts a server-driven run and returns its runId at once; poll run_status. dialogic config: {modelA, modelB, personas?, temperature?, seedLevel?, anonymise?, maxCycles?}. debate config: {question, agents:[{model, role?}], rounds?, crit?, rca?, pid?}. Models are specs like openai:gpt-4.1, codex:gpt-5.2, claude:sonnet, openai-compatible:<url>#<model>. Pass runId of an interrupted or failed run to resume it.',
     input: {

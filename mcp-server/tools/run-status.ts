@@ -6,7 +6,6 @@ import { RunId, RunView, runView } from './run-shared.js';
 export const runStatusTool = (deps: ServerDeps) =>
   defineTool({
     name: 'run_status',
-    title: 'Status of a run',
     description: 'Status and progress of a run (dialogic, debate or consult). waitSeconds > 0 waits for it to finish, sending progress notifications.',
     input: { runId: RunId, waitSeconds: z.number().min(0).max(50).optional() },
     output: { run: RunView },

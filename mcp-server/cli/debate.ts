@@ -1,0 +1,159 @@
+import { readFile } from 'node:fs/promises';
+import { Command, InvalidArgumentError, Option } from 'commander';
+import { analyzeDebate, exportGraph, measuresToCsv, runDebateToFile } from '../../protocols/debate/index.js';
+import type { RunProgress } from '../../protocols/run-protocol.js';
+import type { DebateConfigInput } from '../../schemas/debate.js';
+
+const FORMATS = ['json', 'csv', 'dot', 'mermaid', 'table'] as const;
+type Format = (typeof FORMATS)[number];
+
+/** `parley debate "question" --agent ... --out f.json` runs a debate; `parley debate analyze f.json` measures one. */
+export function registerDebateCommand(program: Command): void {
+  const debate = program
+    .command('debate')
+    .description('run a multi-agent debate (resumes when its run folder already exists)')
+    .argument('[question]', 'the question or task under debate')
+    .option('--agent <spec>', 'a debater, e.g. openai:gpt-4.1 or codex:gpt-5.2 (repeat, 2 or more)', collect, [])
+    .option('--role <text>', 'role or stance of the agent at the same position (repeatable)', collect, [])
+    .option('--rounds <n>', 'rounds to run', parseInteger, 3)
+    .option('--options <list>', 'comma-separated answer options')
+    .option('--ground-truth <answer>', 'the right answer, for the measures only (never shown to a model)')
+    .option('--crit <judge>', 'score each round with CRIT using this judge model')
+    .addOption(new Option('--crit-variant <variant>', 'CRIT scoring').choices(['gamma', 'pillars', 'both']).default('both'))
+    .option('--rca <judge>', 'judge trace-output consistency each round with this model')
+    .option('--pid', 'steer the tone with the PID controller on contentiousness (needs --crit)')
+    .option('--no-anonymise', 'show agents by model name instead of "Agent n"')
+    .option('--temperature <t>', 'sampling temperature', parseNumber)
+    .option('--config <file>', 'a full debate config as JSON (flags given override it)')
+    .option('--out <file>', 'where the transcript JSON goes', 'debate.json')
+    .option('--dir <folder>', 'run folder for the audit log (default: <out>.run)')
+    .action(async (question: string | undefined, options: RunOptions) => {
+      await reportFailure(() => runCommand(question, options));
+    });
+
+  debate
+    .command('analyze <file>')
+    .description('the debate graph and measures of a saved transcript')
+    .addOption(new Option('--format <format>', 'output format').choices(FORMATS).default('json'))
+    .addOption(new Option('--table <table>', 'which CSV table').choices(['rounds', 'agents']).default('rounds'))
+    .action(async (file: string, options: { format: Format; table: 'rounds' | 'agents' }) => {
+      await reportFailure(async () => {
+        const analysis = analyzeDebate(JSON.parse(await readFile(file, 'utf8')));
+        const text =
+          options.format === 'csv'
+            ? measuresToCsv(analysis, options.table)
+            : options.format === 'table'
+              ? analysis.table
+              : options.format === 'json'
+                ? JSON.stringify({ measures: analysis.measures, graph: analysis.graph }, null, 2) + '\n'
+                : exportGraph(analysis, options.format);
+        process.stdout.write(text);
+      });
+    });
+}
+
+interface RunOptions {
+  agent: string[];
+  role: string[];
+  rounds: number;
+  options?: string;
+  groundTruth?: string;
+  crit?: string;
+  critVariant: 'gamma' | 'pillars' | 'both';
+  rca?: string;
+  pid?: boolean;
+  anonymise: boolean;
+  temperature?: number;
+  config?: string;
+  out: string;
+  dir?: string;
+}
+
+async function buildConfig(question: string | undefined, options: RunOptions): Promise<DebateConfigInput> {
+  const base = (options.config ? JSON.parse(await readFile(options.config, 'utf8')) : {}) as Partial<DebateConfigInput>;
+  const agents = options.agent.length
+    ? options.agent.map((model, index) => ({ model, ...(options.role[index] && { role: options.role[index] }) }))
+    : base.agents;
+  const finalQuestion = question ?? base.question;
+  if (!finalQuestion) throw new Error('give the question: parley debate "<question>" --agent <spec> --agent <spec>');
+  if (!agents || agents.length < 2) throw new Error('give at least two debaters with --agent <spec>');
+  return {
+    ...base,
+    question: finalQuestion,
+    agents,
+    rounds: options.rounds,
+    anonymise: options.anonymise,
+    ...(options.options && { options: options.options.split(',').map((option) => option.trim()).filter(Boolean) }),
+    ...(options.groundTruth && { groundTruth: options.groundTruth }),
+    ...(options.crit && { crit: { judge: options.crit, variant: options.critVariant } }),
+    ...(options.rca && { rca: { judge: options.rca } }),
+    ...(options.pid && { pid: base.pid ?? {} }),
+    ...(options.temperature !== undefined && { temperature: options.temperature }),
+  };
+}
+
+async function runCommand(question: string | undefined, options: RunOptions): Promise<void> {
+  const config = await buildConfig(question, options);
+  const controller = new AbortController();
+  const onSignal = () => controller.abort(new Error('interrupted: run the same command again to resume'));
+  process.once('SIGINT', onSignal);
+  const display = progressDisplay(process.stderr);
+  try {
+    const transcript = await runDebateToFile(config, {
+      outPath: options.out,
+      ...(options.dir !== undefined && { dir: options.dir }),
+      signal: controller.signal,
+      onProgress: display.update,
+    });
+    display.end();
+    const replayed = transcript.rounds.flatMap((round) => round.turns).filter((turn) => turn.replayed).length;
+    process.stdout.write(
+      `wrote ${options.out}: ${transcript.stop.roundsRun} round(s), stopped by ${transcript.stop.reason}${replayed ? `, ${replayed} call(s) replayed from the audit log` : ''}\n\n` +
+        analyzeDebate(transcript).table,
+    );
+  } finally {
+    display.end();
+    process.off('SIGINT', onSignal);
+  }
+}
+
+/** One rewritten line on a terminal, plain lines otherwise; always on stderr. */
+function progressDisplay(stream: NodeJS.WriteStream): { update: (progress: RunProgress) => void; end: () => void } {
+  let open = false;
+  return {
+    update(progress) {
+      const line = `[${progress.done}${progress.total ? `/${progress.total}` : ''}] ${progress.message}`;
+      if (stream.isTTY) {
+        stream.write(`\r\x1b[2K${line.slice(0, (stream.columns || 121) - 1)}`);
+        open = true;
+      } else stream.write(line + '\n');
+    },
+    end() {
+      if (open) stream.write('\n');
+      open = false;
+    },
+  };
+}
+
+async function reportFailure(work: () => Promise<void>): Promise<void> {
+  try {
+    await work();
+  } catch (error) {
+    console.error(`parley debate: ${error instanceof Error ? error.message : String(error)}`);
+    process.exitCode = 1;
+  }
+}
+
+const collect = (value: string, previous: string[]): string[] => [...previous, value];
+
+function parseInteger(value: string): number {
+  const parsed = Number(value);
+  if (!Number.isInteger(parsed) || parsed < 1) throw new InvalidArgumentError('expected a positive integer');
+  return parsed;
+}
+
+function parseNumber(value: string): number {
+  const parsed = Number(value);
+  if (!Number.isFinite(parsed)) throw new InvalidArgumentError('expected a number');
+  return parsed;
+}

@@ -1,0 +1,101 @@
+import { randomBytes } from 'node:crypto';
+import { DeliberationState } from '../schemas/argumentation.js';
+import { applyMove, moves, startDeliberation, type MoveResult, type StartInput } from '../protocols/argumentation/index.js';
+import { createDocumentStore, deliberationStoreLocation, type DocumentStore, type StoreLayout } from '../state/document-store.js';
+import { ToolRefusal } from './tool-kit.js';
+
+export interface MoveOutcome {
+  state: DeliberationState;
+  effects: string[];
+  revision: number | null;
+}
+
+/**
+ * Deliberations by handle. Standard and minimal ones live in the durable store (one JSON file and
+ * one audit log each); quick ones live only in this process's memory, as the protocol requires.
+ */
+export class Deliberations {
+  readonly store: DocumentStore<DeliberationState>;
+  private readonly quick = new Map<string, DeliberationState>();
+
+  constructor(options: { env: NodeJS.ProcessEnv; home: string; dir?: string; layout?: StoreLayout; clock: () => Date }) {
+    const location = deliberationStoreLocation({ env: options.env, dir: options.dir ?? (options.layout ? undefined : `${options.home}/deliberations`), layout: options.layout });
+    this.store = createDocumentStore({
+      dir: location.dir,
+      filePrefix: location.filePrefix,
+      schema: DeliberationState,
+      currentVersion: 1,
+      now: options.clock,
+      summarize: (state) => ({ question: state.question.slice(0, 120), mode: state.mode, n: state.n, phase: state.phase, status: state.status }),
+    });
+    this.clock = options.clock;
+  }
+
+  private readonly clock: () => Date;
+
+  async start(input: StartInput, requestedId?: string): Promise<MoveOutcome> {
+    const id = requestedId ?? newDeliberationId(this.clock());
+    const result = startDeliberation(input, { id, now: this.clock().toISOString() });
+    const accepted = unwrap(result);
+    if (accepted.state.mode === 'quick') {
+      this.quick.set(id, accepted.state);
+      return { ...accepted, revision: null };
+    }
+    const stored = await this.store.create(id, accepted.state, { audit: { type: 'move', move: 'delib_start', input, effects: accepted.effects } });
+    return { ...accepted, revision: stored.revision };
+  }
+
+  async get(id: string): Promise<{ state: DeliberationState; revision: number | null }> {
+    const quick = this.quick.get(id);
+    if (quick) return { state: quick, revision: null };
+    try {
+      const stored = await this.store.read(id);
+      return { state: stored.value, revision: stored.revision };
+    } catch (error) {
+      if ((error as { kind?: string }).kind === 'not-found') throw new ToolRefusal(`no deliberation "${id}"; call delib_list, or delib_start to begin one`);
+      throw error;
+    }
+  }
+
+  /** Applies one engine move under the store's lock; a refusal writes nothing but is audited. */
+  async apply(id: string, moveName: string, input: unknown): Promise<MoveOutcome> {
+    if (!moves[moveName]) throw new Error(`unknown move ${moveName}`);
+    const ctx = { now: this.clock().toISOString() };
+    const quick = this.quick.get(id);
+    if (quick) {
+      const accepted = unwrap(applyMove(quick, moveName, input, ctx));
+      this.quick.set(id, accepted.state);
+      return { ...accepted, revision: null };
+    }
+    await this.get(id);
+    // The audit line records the effects or the refusal, not the whole state.
+    const outcome = await this.store.update<AuditedOutcome>(
+      id,
+      (current) => {
+        const result = applyMove(current, moveName, input, ctx);
+        return result.ok ? { value: result.state, result: { ok: true, effects: result.effects } } : { refuse: result };
+      },
+      { audit: { type: 'move', move: moveName, input } },
+    );
+    if (!outcome.result.ok) unwrap(outcome.result);
+    return { state: outcome.value, effects: outcome.result.ok ? outcome.result.effects : [], revision: outcome.revision };
+  }
+
+  async list(): Promise<{ id: string; summary?: unknown; updatedAt?: string; problem?: string }[]> {
+    const stored = await this.store.list();
+    const quick = [...this.quick.values()].map((state) => ({ id: state.id, updatedAt: state.updatedAt, summary: { question: state.question.slice(0, 120), mode: state.mode, n: state.n, status: state.status } }));
+    return [...stored, ...quick];
+  }
+}
+
+type AuditedOutcome = { ok: true; effects: string[] } | Extract<MoveResult, { ok: false }>;
+
+function unwrap(result: MoveResult): { state: DeliberationState; effects: string[] } {
+  if (!result.ok) throw new ToolRefusal(result.refusal.message, result.refusal.rule, result.refusal.legalMoves);
+  return { state: result.state, effects: result.effects };
+}
+
+function newDeliberationId(now: Date): string {
+  const stamp = now.toISOString().replace(/[-:]/g, '').replace('T', '-').slice(0, 15);
+  return `d-${stamp}-${randomBytes(3).toString('hex')}`;
+}

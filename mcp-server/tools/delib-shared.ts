@@ -1,0 +1,20 @@
+import { z } from 'zod';
+import type { DeliberationState } from '../../schemas/argumentation.js';
+import { nextLegalMoves, statusView } from '../../protocols/argumentation/index.js';
+
+export const DeliberationId = z.string().describe('from delib_start');
+
+/** What every argumentation tool returns: what changed, where things stand, what is legal next. */
+// The shape ({deliberationId, effects, status, next}) is stated once in the server instructions
+// rather than in every tool's outputSchema: tools/list is paid for on every turn.
+export const DelibResult = { deliberationId: z.string() };
+const DelibResultFull = z.object({ deliberationId: z.string(), effects: z.array(z.string()), status: z.looseObject({}), next: z.array(z.string()) });
+
+export function delibResult(outcome: { state: DeliberationState; effects: string[]; revision: number | null }): z.infer<typeof DelibResultFull> {
+  return {
+    deliberationId: outcome.state.id,
+    effects: outcome.effects,
+    status: { ...(statusView(outcome.state) as Record<string, unknown>), revision: outcome.revision },
+    next: nextLegalMoves(outcome.state).map((legal) => `${legal.move}: ${legal.why}`),
+  };
+}

@@ -1,0 +1,17 @@
+import { StartInput } from '../../protocols/argumentation/index.js';
+import { defineTool } from '../tool-kit.js';
+import type { ServerDeps } from '../deps.js';
+import { DelibResult, delibResult } from './delib-shared.js';
+
+export const delibStartTool = (deps: ServerDeps) =>
+  defineTool({
+    name: 'delib_start',
+    description:
+      'Starts a deliberation on the user question (verbatim). mode: standard (persisted, arbitration and stress test), minimal (no arbitration or stress test), quick (2 iterations, in memory only). Returns the deliberationId every other delib tool takes.',
+    input: StartInput.shape,
+    output: DelibResult,
+    effect: 'write',
+    async handler(input) {
+      return delibResult(await deps.deliberations.start(input));
+    },
+  });
