@@ -1,0 +1,62 @@
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Command } from 'commander';
+import { afterAll, describe, expect, it, vi } from 'vitest';
+import { registerDebateCommand } from '../../mcp-server/cli/debate.js';
+import { startScriptedChat } from '../servers/scripted-chat.js';
+import { FOUR_AGENT_DEBATE, debaterScript } from './scripts.js';
+
+const work = await mkdtemp(join(tmpdir(), 'parley-debate-cli-'));
+afterAll(async () => rm(work, { recursive: true, force: true }));
+
+async function parley(args: string[]): Promise<{ stdout: string; stderr: string }> {
+  const program = new Command('parley').exitOverride();
+  registerDebateCommand(program);
+  let stdout = '';
+  let stderr = '';
+  const out = vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => ((stdout += String(chunk)), true));
+  const err = vi.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => ((stderr += String(chunk)), true));
+  const errorLog = vi.spyOn(console, 'error').mockImplementation((...parts: unknown[]) => void (stderr += parts.join(' ') + '\n'));
+  try {
+    await program.parseAsync(args, { from: 'user' });
+  } finally {
+    out.mockRestore();
+    err.mockRestore();
+    errorLog.mockRestore();
+  }
+  return { stdout, stderr };
+}
+
+describe('parley debate CLI', () => {
+  it('runs a debate to a file and analyzes it in every format', async () => {
+    const server = await startScriptedChat(debaterScript(FOUR_AGENT_DEBATE));
+    const out = join(work, 'debate.json');
+    try {
+      const agents = ['m1', 'm2', 'm3', 'm4'].flatMap((model) => ['--agent', `openai-compatible:${server.baseUrl}#${model}`]);
+      const run = await parley(['debate', 'Should we ship the release today?', ...agents, '--rounds', '3', '--out', out]);
+      expect(run.stdout).toMatch(/2 round\(s\), stopped by unanimity/);
+      // Not a TTY here: progress comes as plain lines on stderr.
+      expect(run.stderr.split('\n').filter((line) => /^\[\d+\/12\] round/.test(line))).toHaveLength(8);
+      const saved = JSON.parse(await readFile(out, 'utf8'));
+      expect(saved.kind).toBe('parley.debate');
+
+      const json = JSON.parse((await parley(['debate', 'analyze', out])).stdout);
+      expect(json.measures.summary.conformity).toBe(0.5);
+      expect(json.graph.nodes).toHaveLength(12);
+      expect((await parley(['debate', 'analyze', out, '--format', 'dot'])).stdout).toMatch(/^digraph debate \{/);
+      expect((await parley(['debate', 'analyze', out, '--format', 'mermaid'])).stdout).toMatch(/^flowchart LR/);
+      const csv = (await parley(['debate', 'analyze', out, '--format', 'csv', '--table', 'agents'])).stdout.trim().split('\n');
+      expect(csv[0]).toBe('agentId,label,firstAnswer,finalAnswer,changes,inDegree,outDegree,conformity,obstinacy');
+      expect(csv[1]).toBe('agent-1,Agent 1,yes,yes,0,3,2,0,1');
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('explains what is missing instead of starting', async () => {
+    const { stderr } = await parley(['debate', 'A question', '--agent', 'openai:gpt-4.1', '--out', join(work, 'x.json')]);
+    expect(stderr).toMatch(/at least two debaters/);
+    process.exitCode = 0;
+  });
+});
