@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { BackendError } from '../../wrapper/backend.js';
 import { runCodex, type CodexCallOptions } from '../../wrapper/codex/index.js';
 import { startScriptedResponses } from '../servers/scripted-responses.js';
-import { CODEX_BIN, startRig, type LiveRig } from './live-helpers.js';
+import { CODEX_BIN, processesUsing, startRig, until, type LiveRig } from './live-helpers.js';
 
 const call = (rig: LiveRig, opts: Omit<CodexCallOptions, 'codexPath' | 'env'>) =>
   runCodex({ codexPath: CODEX_BIN, env: rig.env, cwd: rig.codexHome, timeoutMs: 20_000, ...opts });
@@ -53,11 +53,12 @@ describe('runCodex failures, each a distinct BackendError (real binary, scripted
     await closed.close();
     const rig = await startRig([]);
     const error = await failure(
-      call(rig, { prompt: 'x', timeoutMs: 3_000, config: { 'model_providers.fake.base_url': JSON.stringify(deadUrl) } }),
+      call(rig, { prompt: 'x', timeoutMs: 2_000, config: { 'model_providers.fake.base_url': JSON.stringify(deadUrl) } }),
     );
     expect(error.kind).toBe('timeout');
-    expect(error.message).toContain('3000 ms');
+    expect(error.message).toContain('2000 ms');
     expect(rig.server.requests).toHaveLength(0);
+    await until(() => processesUsing(rig.codexHome).length === 0, 'codex to exit after the timeout', 5_000);
   });
 
   it('resume of an unknown uuid -> unknown-session; of an unknown name -> session-mismatch', async () => {

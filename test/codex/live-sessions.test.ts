@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { createCodexBackend, runCodex, type CodexCallOptions } from '../../wrapper/codex/index.js';
 import type { CodexEvent } from '../../wrapper/codex/index.js';
 import { CODEX_BIN, inputText, startRig, type LiveRig } from './live-helpers.js';
@@ -81,14 +82,28 @@ describe('runCodex against the real codex binary and a scripted server', () => {
     expect(existsSync(schemaFile ?? '')).toBe(false);
   });
 
+  it('model, reasoning effort, -c overrides and sandbox reach the request, on a new session and on resume', async () => {
+    const rig = await startRig(() => ({ text: 'ok' }));
+    const turnMetadata = (i: number): string => String(rig.server.requests[i]?.body.client_metadata?.['x-codex-turn-metadata']);
+    const first = await call(rig, { prompt: 'x', model: 'chosen-model', reasoningEffort: 'high', config: { model_reasoning_summary: '"detailed"' } });
+    expect(rig.server.requests[0]?.body).toMatchObject({ model: 'chosen-model', reasoning: { effort: 'high', summary: 'detailed' } });
+    expect(turnMetadata(0)).toContain('"sandbox_mode":"read-only"');
+    await call(rig, { prompt: 'y', sessionId: first.sessionId, model: 'resumed-model', reasoningEffort: 'low', sandbox: 'workspace-write' });
+    expect(rig.server.requests[1]?.body).toMatchObject({ model: 'resumed-model', reasoning: { effort: 'low' } });
+    expect(turnMetadata(1)).toContain('"sandbox_mode":"workspace-write"');
+  });
+
   it('createCodexBackend: spec, first prompt with system and history, resume by sessionId', async () => {
-    const rig = await startRig([{ text: 'backend one' }, { text: 'backend two' }]);
+    const rig = await startRig([{ text: 'backend one' }, { text: 'backend two' }, { text: '{"verdict":"ok"}' }]);
     const backend = createCodexBackend('codex', { codexPath: CODEX_BIN, env: rig.env, cwd: rig.codexHome, timeoutMs: 20_000 });
     const reply = await backend.send({ system: 'SYSTEM-RULES', history: [{ role: 'user', content: 'EARLIER' }] }, 'NOW');
     expect(reply).toMatchObject({ text: 'backend one', model: 'codex-default' });
     expect(inputText(rig.server.requests[0]?.body)).toMatch(/SYSTEM-RULES.*EARLIER.*NOW/);
     const next = await backend.send({ history: [], sessionId: reply.sessionId! }, 'AGAIN');
     expect(next).toMatchObject({ text: 'backend two', sessionId: reply.sessionId });
+    const structured = await backend.send({ history: [] }, 'JSON', { jsonSchema: { name: 'v', schema: z.object({ verdict: z.string() }) } });
+    expect(JSON.parse(structured.text)).toEqual({ verdict: 'ok' });
+    expect(rig.server.requests[2]?.body.text?.format).toMatchObject({ type: 'json_schema', schema: { properties: { verdict: { type: 'string' } }, required: ['verdict'] } });
     expect(() => createCodexBackend('openai:gpt-4.1')).toThrow(expect.objectContaining({ kind: 'bad-spec' }));
   });
 });
