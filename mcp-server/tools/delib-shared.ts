@@ -8,9 +8,14 @@ export const DeliberationId = z.string().describe('from delib_start');
 // The shape ({deliberationId, effects, status, next}) is stated once in the server instructions
 // rather than in every tool's outputSchema: tools/list is paid for on every turn.
 export const DelibResult = { deliberationId: z.string() };
-const DelibResultFull = z.object({ deliberationId: z.string(), effects: z.array(z.string()), status: z.looseObject({}), next: z.array(z.string()) });
+export interface DelibResultFull {
+  deliberationId: string;
+  effects: string[];
+  status: Record<string, unknown>;
+  next: string[];
+}
 
-export function delibResult(outcome: { state: DeliberationState; effects: string[]; revision: number | null }): z.infer<typeof DelibResultFull> {
+export function delibResult(outcome: { state: DeliberationState; effects: string[]; revision: number | null }): DelibResultFull {
   return {
     deliberationId: outcome.state.id,
     effects: outcome.effects,
