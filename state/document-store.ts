@@ -34,10 +34,14 @@ export function createDocumentStore<T>(options: DocumentStoreOptions<T>): Docume
   const auditLogPath = (id: string) => auditLogPathFor(dir, id, filePrefix);
 
   const ensureDir = () => {
-    dirReady ??= fs.mkdir(dir).catch((error: unknown) => {
-      dirReady = undefined;
-      throw ioError(`cannot create state folder ${dir}`, dir, error);
-    });
+    dirReady ??= fs
+      .mkdir(dir)
+      // so a first create survives a power loss, the new folder's own entry is synced too
+      .then(() => syncDirectory(fs, dirname(dir)).catch(() => undefined))
+      .catch((error: unknown) => {
+        dirReady = undefined;
+        throw ioError(`cannot create state folder ${dir}`, dir, error);
+      });
     return dirReady;
   };
 
