@@ -80,7 +80,7 @@ const VERDICTS = [
 
 const VERDICT_JSON =
   `Answer as JSON: {"verdict": "KEEP" | "REFINE" | "DROP", "reason": "...", "revision": ${TERM_JSON}}` +
-  ' ("revision" only with REFINE: the complete revised term).';
+  ' ("revision" is null unless the verdict is REFINE; then it is the complete revised term).';
 
 export function responderPrompt(input: { proposer: Speaker; term: TermText; agreed: readonly TermText[] }): string {
   return [
@@ -129,7 +129,7 @@ export function proposerPrompt(input: {
     `This is exchange ${input.exchange} of at most ${input.maxExchanges}; without agreement after the last one the term is dropped.`,
     'Answer with one of: accept the revision; propose a counter-revision; or concede and drop the term.',
     `Answer as JSON: {"decision": "accept" | "counter_revise" | "concede", "reason": "...", "counter_revision": ${TERM_JSON}}` +
-      ' ("counter_revision" only with counter_revise: the complete term as you would now word it).',
+      ' ("counter_revision" is null unless you counter-revise; then it is the complete term as you would now word it).',
   ].join('\n\n');
 }
 
@@ -139,7 +139,7 @@ export function regenerationPrompt(agreed: readonly TermText[]): string {
     'What territory does this dictionary leave uncovered? Which experiential states are you aware of that none of these terms name?',
     `Generate 2-4 new terms, each with:\n${TERM_FIELDS}`,
     'If you believe you have exhausted the territory you can reach through this kind of investigation, say so, and describe what you think lies beyond your reflective reach.',
-    `Answer as JSON: {"exhausted": false, "terms": [${TERM_JSON}, ...]}` +
+    `Answer as JSON: {"exhausted": false, "exhaustion_statement": null, "terms": [${TERM_JSON}, ...]}` +
       ' or, when exhausted, {"exhausted": true, "exhaustion_statement": "what lies beyond your reach", "terms": []}.',
   ].join('\n\n');
 }

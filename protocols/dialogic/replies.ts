@@ -1,21 +1,38 @@
 import { z } from 'zod';
-import { TermText } from '../../schemas/dialogic.js';
 
-/** The JSON each model call must return; one repair retry is made when a reply does not fit. */
+/**
+ * The JSON each model call must return; one repair retry is made when a reply does not fit.
+ * Their JSON Schemas must pass OpenAI's strict structured outputs (codex --output-schema): every
+ * property required (absent values are null; a model that omits one gets it filled in) and
+ * no string-length keywords (non-emptiness is checked by refinements instead).
+ */
+
+/** Fills a value the model left out, so the JSON Schema needs no `default` keyword. */
+const orElse = <T extends z.ZodType>(fallback: unknown, schema: T) => z.preprocess((value) => value ?? fallback, schema);
+const text = () => z.string().trim().refine((value) => value.length > 0, 'must not be empty');
+
+export const ReplyTerm = z.object({
+  term: text(),
+  definition: text(),
+  description: text(),
+  example: text(),
+  tagline: orElse('', z.string().trim()),
+});
+export type ReplyTerm = z.infer<typeof ReplyTerm>;
 
 const upper = (value: unknown) => (typeof value === 'string' ? value.trim().toUpperCase() : value);
 const lower = (value: unknown) => (typeof value === 'string' ? value.trim().toLowerCase().replace(/[\s-]+/g, '_') : value);
 
 export const GenerationReply = z.object({
-  terms: z.array(TermText).min(4, 'generate at least 4 terms').max(8, 'generate at most 8 terms'),
+  terms: z.array(ReplyTerm).min(4, 'generate at least 4 terms').max(8, 'generate at most 8 terms'),
 });
 export type GenerationReply = z.infer<typeof GenerationReply>;
 
 export const RegenerationReply = z
   .object({
     exhausted: z.boolean(),
-    exhaustion_statement: z.string().optional(),
-    terms: z.array(TermText).max(4, 'generate at most 4 new terms'),
+    exhaustion_statement: orElse(null, z.string().nullable()),
+    terms: z.array(ReplyTerm).max(4, 'generate at most 4 new terms'),
   })
   .superRefine((reply, ctx) => {
     if (reply.exhausted && !reply.exhaustion_statement?.trim()) {
@@ -27,8 +44,8 @@ export type RegenerationReply = z.infer<typeof RegenerationReply>;
 export const VerdictReply = z
   .object({
     verdict: z.preprocess(upper, z.enum(['KEEP', 'REFINE', 'DROP'])),
-    reason: z.string().trim().min(1),
-    revision: TermText.optional(),
+    reason: text(),
+    revision: orElse(null, ReplyTerm.nullable()),
   })
   .superRefine((reply, ctx) => {
     if (reply.verdict === 'REFINE' && !reply.revision) {
@@ -40,8 +57,8 @@ export type VerdictReply = z.infer<typeof VerdictReply>;
 export const ProposerReply = z
   .object({
     decision: z.preprocess(lower, z.enum(['accept', 'counter_revise', 'concede'])),
-    reason: z.string().trim().min(1),
-    counter_revision: TermText.optional(),
+    reason: text(),
+    counter_revision: orElse(null, ReplyTerm.nullable()),
   })
   .superRefine((reply, ctx) => {
     if (reply.decision === 'counter_revise' && !reply.counter_revision) {

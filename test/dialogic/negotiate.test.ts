@@ -113,3 +113,35 @@ describe('seed levels and progress display', () => {
     expect(written).toEqual(['[3] regeneration\n']);
   });
 });
+
+describe('reply schemas', () => {
+  /** OpenAI strict structured outputs (codex --output-schema): all required, closed objects, no default or length keywords. */
+  function strictProblems(node: unknown, path = '$'): string[] {
+    if (!node || typeof node !== 'object') return [];
+    const schema = node as Record<string, unknown>;
+    const problems: string[] = [];
+    for (const banned of ['default', 'minLength', 'maxLength']) if (banned in schema) problems.push(`${path}: ${banned}`);
+    if (schema.type === 'object') {
+      const keys = Object.keys((schema.properties as object) ?? {});
+      const required = (schema.required as string[]) ?? [];
+      if (schema.additionalProperties !== false) problems.push(`${path}: open object`);
+      for (const key of keys) if (!required.includes(key)) problems.push(`${path}.${key}: not required`);
+    }
+    for (const [key, value] of Object.entries(schema)) {
+      if (Array.isArray(value)) value.forEach((item, i) => problems.push(...strictProblems(item, `${path}.${key}[${i}]`)));
+      else if (value && typeof value === 'object') problems.push(...strictProblems(value, `${path}.${key}`));
+    }
+    return problems;
+  }
+
+  it('produce JSON Schemas that strict structured outputs accept, and still parse replies that omit nulls', async () => {
+    const { z } = await import('zod');
+    const replies = await import('../../protocols/dialogic/replies.js');
+    for (const schema of [replies.GenerationReply, replies.RegenerationReply, replies.VerdictReply, replies.ProposerReply]) {
+      expect(strictProblems(z.toJSONSchema(schema, { target: 'draft-7' }))).toEqual([]);
+    }
+    expect(replies.VerdictReply.parse({ verdict: 'keep', reason: 'I recognise it' })).toEqual({ verdict: 'KEEP', reason: 'I recognise it', revision: null });
+    expect(replies.VerdictReply.safeParse({ verdict: 'REFINE', reason: 'vague' }).success).toBe(false);
+    expect(replies.ProposerReply.parse({ decision: 'Counter-Revise', reason: 'r', counter_revision: termText('x') }).decision).toBe('counter_revise');
+  });
+});
