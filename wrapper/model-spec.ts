@@ -23,6 +23,8 @@ export interface BackendOptions {
   /** Path of the CLI binary (codex, claude). */
   binPath?: string;
   cwd?: string;
+  /** Stream chat replies (OpenAI-compatible providers only); default false. */
+  stream?: boolean;
 }
 
 const ACCEPTED_FORMS = [

@@ -2,8 +2,6 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { BackendError } from '../../wrapper/backend.js';
 import { createBackend } from '../../wrapper/model-spec.js';
-import { createOpenAiChatBackend } from '../../wrapper/openai-chat.js';
-import { parseModelSpec } from '../../wrapper/model-spec.js';
 import { startScriptedChat, type ChatReply, type ChatRequestRecord, type ScriptedChat } from '../servers/scripted-chat.js';
 
 let server: ScriptedChat | undefined;
@@ -95,7 +93,7 @@ describe('OpenAI-compatible backend against the scripted chat server', () => {
 
   it('streams: concatenates deltas and reads usage from the final chunk', async () => {
     const s = await serve([{ content: 'a streamed reply that spans several chunks', usage: { prompt: 11, completion: 9 } }]);
-    const backend = createOpenAiChatBackend('x', parseModelSpec(`openai-compatible:${s.baseUrl}#m`), { env: {}, stream: true });
+    const backend = createBackend(`openai-compatible:${s.baseUrl}#m`, { env: {}, stream: true });
     const reply = await backend.send(noConversation, 'p');
     expect(reply.text).toBe('a streamed reply that spans several chunks');
     expect(reply.usage.inputTokens).toBe(11);
