@@ -79,7 +79,7 @@ export function replyRecord(state: DeliberationState, input: ReplyRecordInput, c
     return accept(next, [`format failure: ${failure}; n stays ${next.n}, no defense window used; send the retry prompt`], ctx);
   }
   next.counters.consecutiveFormatFailures = 0;
-  const effects: string[] = [];
+  const effects: string[] = [`reply recorded for iteration ${next.n}`];
   if (next.mode !== 'quick') handleChallenges(next, parsed, effects);
   const challengeIds = new Set(next.challenges.map((c) => c.id));
   let admitted = 0;
