@@ -55,6 +55,18 @@ export interface CodexCallResult {
 export const DEFAULT_CODEX_TIMEOUT_MS = 600_000;
 const KILL_GRACE_MS = 2_000;
 
+// Detached groups outlive parley unless killed: do it when this process exits.
+const liveGroups = new Set<number>();
+process.once('exit', () => {
+  for (const pid of liveGroups) {
+    try {
+      process.kill(-pid, 'SIGKILL');
+    } catch {
+      // already gone
+    }
+  }
+});
+
 /** Runs one `codex exec` turn. Throws BackendError on every failure. */
 export async function runCodex(opts: CodexCallOptions): Promise<CodexCallResult> {
   const env = { ...process.env, ...opts.env };
@@ -92,6 +104,7 @@ async function spawnAndParse(opts: CodexCallOptions, env: NodeJS.ProcessEnv, cod
     maxBuffer: 64 * 1024 * 1024,
   });
 
+  if (subprocess.pid !== undefined) liveGroups.add(subprocess.pid);
   let stoppedBy: 'timeout' | 'cancel' | undefined;
   let forceKill: NodeJS.Timeout | undefined;
   const killGroup = (signal: NodeJS.Signals): void => {
@@ -114,6 +127,7 @@ async function spawnAndParse(opts: CodexCallOptions, env: NodeJS.ProcessEnv, cod
   if (mode === 'json' && opts.onEvent) streamEvents(subprocess.stdout, opts.onEvent);
 
   const result = await subprocess;
+  if (subprocess.pid !== undefined) liveGroups.delete(subprocess.pid);
   clearTimeout(timer);
   clearTimeout(forceKill);
   opts.signal?.removeEventListener('abort', onAbort);
