@@ -5,6 +5,7 @@ import { delibStartTool } from './delib-start.js';
 import { delibStatusTool } from './delib-status.js';
 import { delibListTool } from './delib-list.js';
 import { moveTools } from './move-tools.js';
+import { benchNoopTool } from './bench-noop.js';
 import { runStartTool } from './run-start.js';
 import { runStatusTool } from './run-status.js';
 import { runResultTool } from './run-result.js';
@@ -25,4 +26,5 @@ export function toolDefinitions(deps: ServerDeps) {
 
 export function registerTools(server: McpServer, deps: ServerDeps): void {
   for (const tool of toolDefinitions(deps)) registerDefinedTool(server, tool as never);
+  if (deps.env.PARLEY_BENCH_NOOP === '1') registerDefinedTool(server, benchNoopTool());
 }

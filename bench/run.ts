@@ -1,0 +1,31 @@
+// `npm run bench`: speed and size figures, each next to a baseline measured in the same run.
+// Run `npm run build` first (the MCP figures use the built server, as clients do).
+import { benchMcp } from './mcp.js';
+
+type Bench = { name: string; run: () => Promise<Record<string, number>> };
+
+const benches: Bench[] = [
+  { name: 'MCP server (stdio, SDK client)', run: benchMcp },
+  { name: 'state store', run: async () => (await import('./store.js')).benchStore() },
+  { name: 'Codex consult vs raw codex exec', run: async () => (await import('./codex.js')).benchCodex() },
+  { name: 'debate rounds', run: async () => (await import('./debate.js')).benchDebate() },
+];
+
+const only = process.argv.slice(2);
+for (const bench of benches) {
+  if (only.length > 0 && !only.some((word) => bench.name.toLowerCase().includes(word.toLowerCase()))) continue;
+  console.log(`\n## ${bench.name}`);
+  try {
+    const figures = await bench.run();
+    for (const [label, value] of Object.entries(figures)) console.log(`${label.padEnd(64)} ${format(value)}`);
+  } catch (error) {
+    console.log(`failed: ${(error as Error).message}`);
+    process.exitCode = 1;
+  }
+}
+
+function format(value: number): string {
+  if (!Number.isFinite(value)) return String(value);
+  if (Number.isInteger(value)) return value.toLocaleString('en-US');
+  return value < 10 ? value.toFixed(3) : value.toFixed(1);
+}
