@@ -84,14 +84,10 @@ export interface World {
   specB: string;
 }
 
-export async function startWorld(script: WorldScript): Promise<World> {
-  const seen: Seen[] = [];
+/** The scripted answer to one classified request; generation replies are consumed per model. */
+export function scriptedAnswers(script: WorldScript): (view: Seen) => ChatReply {
   const generationIndex: Record<string, number> = {};
-  const chat = await startScriptedChat((req) => {
-    const view = classify(req);
-    seen.push(view);
-    const overridden = script.override?.(view, req);
-    if (overridden) return overridden;
+  return (view) => {
     switch (view.kind) {
       case 'generate':
       case 'regenerate': {
@@ -110,6 +106,16 @@ export async function startWorld(script: WorldScript): Promise<World> {
       case 'repair':
         return { content: 'still not JSON' };
     }
+  };
+}
+
+export async function startWorld(script: WorldScript): Promise<World> {
+  const seen: Seen[] = [];
+  const answer = scriptedAnswers(script);
+  const chat = await startScriptedChat((req) => {
+    const view = classify(req);
+    seen.push(view);
+    return script.override?.(view, req) ?? answer(view);
   });
   return {
     chat,
