@@ -1,3 +1,4 @@
+import { getMaxListeners, setMaxListeners } from 'node:events';
 import pLimit, { type LimitFunction } from 'p-limit';
 import { addUsage, zeroUsage, type Usage } from '../../schemas/common.js';
 import {
@@ -42,6 +43,8 @@ export async function runDebate(input: DebateConfigInput | DebateConfig, ctx: Ru
   const config = parseDebateConfig(input);
   const agents = resolveAgents(config);
   const roundsPlanned = Math.min(config.rounds, config.stop.maxRounds);
+  // Every concurrent call listens for cancellation on the one run signal.
+  setMaxListeners(Math.max(getMaxListeners(ctx.signal), agents.length * 2 + 10), ctx.signal);
   const replay = replayableCalls(await ctx.audit.readAll());
   const limits = new Map<string, LimitFunction>();
   const limitFor = (spec: string): LimitFunction => {
