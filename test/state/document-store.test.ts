@@ -62,11 +62,16 @@ describe('document store', () => {
     expect((await store.read('d1')).revision).toBe(2);
   });
 
-  it('rejects an apply that produces an invalid document or returns a promise, leaving the file alone', async () => {
+  it('rejects an apply that throws, returns a promise or produces an invalid document, leaving the file alone', async () => {
     await store.create('d1', { count: 0, writers: [] });
     await expect(store.update('d1', () => ({ value: { count: -1, writers: [] }, result: null }))).rejects.toThrow(/schema/);
     const asyncApply = (async () => ({ value: { count: 9, writers: [] }, result: null })) as any;
     await expect(store.update('d1', asyncApply)).rejects.toThrow(/synchronous/);
+    await expect(
+      store.update('d1', () => {
+        throw new Error('rule bug');
+      }),
+    ).rejects.toThrow('rule bug');
     expect(await store.read('d1')).toMatchObject({ revision: 1, value: { count: 0 } });
     // the lock was released each time
     expect((await store.update('d1', increment)).revision).toBe(2);
