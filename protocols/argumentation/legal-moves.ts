@@ -6,11 +6,21 @@ export interface LegalMove {
   why: string;
 }
 
+/** Arbitration triggers a machine can see: 2+ Unresolved, or early unanimity without evidence. */
+function arbitrationWhy(state: DeliberationState): string {
+  const { agreed, dismissed, unresolved } = state.buckets;
+  if (unresolved.length >= 2) return `recommended: ${unresolved.length} items are Unresolved`;
+  if (state.n <= 2 && agreed.length && !dismissed.length && !unresolved.length && agreed.every((a) => a.evidenceType === 'n/a')) {
+    return 'recommended: early unanimity without evidence';
+  }
+  return 'optional: an unattributed review of the buckets (high stakes or user request)';
+}
+
 function terminatedMoves(state: DeliberationState): LegalMove[] {
   const out: LegalMove[] = [{ move: 'synthesize', why: state.report ? 'rebuild the report' : 'build the final report' }];
   const quickContested = state.mode === 'quick' ? pointsWithStatus(state, 'contested') : [];
   if (quickContested.length) out.unshift({ move: 'bucket_assign', why: `place ${quickContested.map((p) => p.id).join(', ')} before synthesis` });
-  if (state.mode === 'standard' && !state.arbitration) out.push({ move: 'arbitration_record', why: 'optional: record an unattributed review of the buckets' });
+  if (state.mode === 'standard' && !state.arbitration) out.push({ move: 'arbitration_record', why: arbitrationWhy(state) });
   if (state.mode !== 'quick' && activeFacts(state).some((f) => f.tag === 'codex-unverified')) {
     out.push({ move: 'ledger_verify', why: 'unverified consultee facts remain (else they are listed as Not Evaluated)' });
   }

@@ -21,6 +21,7 @@ export const PointEvaluateInput = z.object({
   flaw: z.string().optional().describe('SKEPTICAL/REJECT: the flaw in one sentence; ILL-FORMED: what to clarify'),
   terminalWhy: z.string().optional().describe('REJECT: why the flaw is terminal'),
   revision: Revision.optional(),
+  contradicts: z.string().optional().describe("SKEPTICAL/REJECT: id of the consultee's earlier point this one contradicts"),
   ...AgreedFields,
 });
 export type PointEvaluateInput = z.infer<typeof PointEvaluateInput>;
@@ -115,6 +116,11 @@ export function pointEvaluate(state: DeliberationState, input: PointEvaluateInpu
     if (isRefusal(agreed)) return agreed;
   }
 
+  const earlier = input.contradicts ? findPoint(state, input.contradicts) : undefined;
+  if (input.contradicts && (!earlier || (c !== 'SKEPTICAL' && c !== 'REJECT'))) {
+    return refuse(state, 'anti-sycophancy', `contradicts needs an existing earlier point and a SKEPTICAL or REJECT classification.`);
+  }
+
   const next = draft(state);
   const effects = applyRevision(next, point.id, c, input.revision);
   if (placed || point.status === 'contested') reopenPoint(next, point.id);
@@ -132,7 +138,9 @@ export function pointEvaluate(state: DeliberationState, input: PointEvaluateInpu
     effects.push(`${p.id} ${c}: place it with bucket_assign after the consultee answers`);
   } else {
     const id = nextChallengeId(next);
-    next.challenges.push({ id, pointId: p.id, type: c as 'SKEPTICAL' | 'REJECT', objection: input.flaw ?? '', raisedIter: next.n, openedIter: next.n, status: 'open', reminderSent: false, clarificationRequested: false });
+    // Anti-sycophancy guard: an unacknowledged self-contradiction is challenged with the citation.
+    const objection = earlier ? `Iteration ${earlier.iter} you claimed (${earlier.id}) "${earlier.text.slice(0, 160)}", now ${p.id} claims the opposite: reconcile. ${input.flaw ?? ''}`.trim() : (input.flaw ?? '');
+    next.challenges.push({ id, pointId: p.id, type: c as 'SKEPTICAL' | 'REJECT', objection, raisedIter: next.n, openedIter: next.n, status: 'open', reminderSent: false, clarificationRequested: false });
     p.status = 'contested';
     effects.push(`${id} opened (${c}) on ${p.id}${c === 'REJECT' ? ': single defense round' : ''}`);
   }

@@ -27,8 +27,9 @@ function phaseLine(state: DeliberationState): string {
   return `Iteration ${state.n}/${cap} · phase ${state.phase}${state.extendedConstructive && state.n === 3 ? ' (extended)' : ''}: ${rule}.`;
 }
 
+/** Data inside markers; a marker inside the data is defused so the data cannot close its own block. */
 function block(title: string, body: string): string {
-  return `=== ${title} ===\n${body}\n=== END ${title} ===`;
+  return `=== ${title} ===\n${body.replace(/===/g, '= = =')}\n=== END ${title} ===`;
 }
 
 function factLine(f: Fact): string {

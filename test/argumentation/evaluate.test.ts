@@ -107,4 +107,15 @@ describe('buckets', () => {
     expect(ok.buckets.agreed).toHaveLength(0);
     expect(ok.buckets.dismissed[0]).toMatchObject({ pointId: 'P1.2', tag: 'RISKY' });
   });
+
+  it('anti-sycophancy: a self-contradiction is challenged with the citation of the earlier claim', () => {
+    let s = step(withTwoPoints(), 'point_evaluate', { pointId: 'P1.1', ...agreeEmpirical });
+    s = step(s, 'point_evaluate', { pointId: 'P1.2', ...agreeValue });
+    s = step(s, 'iteration_advance', {});
+    s = step(s, 'reply_record', { text: '1. Redis has no persistence at all. GUESS' });
+    s = step(s, 'point_triage', { pointId: 'P2.1', triage: 'in-scope', reason: 'it contradicts the earlier claim' });
+    refusedWith(apply(s, 'point_evaluate', { pointId: 'P2.1', ...agreeValue, contradicts: 'P1.1' }), 'anti-sycophancy');
+    s = step(s, 'point_evaluate', { pointId: 'P2.1', classification: 'SKEPTICAL', flaw: 'It contradicts P1.1.', contradicts: 'P1.1' });
+    expect(s.challenges[0]?.objection).toMatch(/^Iteration 1 you claimed \(P1\.1\) "Redis supports persistence.*now P2\.1 claims the opposite: reconcile/);
+  });
 });

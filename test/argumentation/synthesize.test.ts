@@ -25,6 +25,7 @@ describe('synthesize', () => {
     for (const h of ['## AGREED', '## DISMISSED', '## UNRESOLVED', '## SURFACED QUESTIONS', '## NOT EVALUATED']) expect(md).toContain(h);
     expect(md).toContain('P1.1');
     expect(s.report?.json).toMatchObject({ inconclusive: false, agreed: [{ ref: 'P1.1', evidenceType: 'n/a' }] });
+    expect(nextLegalMoves(s).find((m) => m.move === 'arbitration_record')?.why).toContain('early unanimity without evidence');
   });
 
   it('flags an inconclusive result with what would unblock each item', () => {
