@@ -52,15 +52,20 @@ export async function sendStructured<T>(
 type Check<T> = { ok: true; value: T; error?: undefined } | { ok: false; error: string };
 
 function checkReply<T>(text: string, schema: z.ZodType<T>): Check<T> {
-  let json: unknown;
+  let firstMismatch: z.ZodError | undefined;
+  // A reply may hold several JSON values (a cited "[1]", an example): the first that fits wins.
+  for (const candidate of jsonCandidates(text)) {
+    const parsed = schema.safeParse(candidate);
+    if (parsed.success) return { ok: true, value: parsed.data };
+    firstMismatch ??= parsed.error;
+  }
+  if (firstMismatch) return { ok: false, error: `the JSON does not match the schema: ${z.prettifyError(firstMismatch)}` };
   try {
-    json = extractJson(text);
+    extractJson(text);
   } catch (error) {
     return { ok: false, error: (error as Error).message };
   }
-  const parsed = schema.safeParse(json);
-  if (parsed.success) return { ok: true, value: parsed.data };
-  return { ok: false, error: `the JSON does not match the schema: ${z.prettifyError(parsed.error)}` };
+  return { ok: false, error: 'no JSON value found in the reply' };
 }
 
 function attemptOf(prompt: string, reply: ModelReply, error: string | undefined): StructuredAttempt {
@@ -89,22 +94,37 @@ function buildRepairPrompt(error: string, schema: z.ZodType): string {
 export function extractJson(text: string): unknown {
   const trimmed = text.trim();
   if (trimmed.length === 0) throw new Error('the reply is empty');
+  for (const candidate of jsonCandidates(trimmed)) return candidate;
   const whole = tryParse(trimmed);
-  if (whole.ok) return whole.value;
+  throw new Error(whole.ok ? 'no JSON value found in the reply' : `no JSON value found in the reply (${whole.error})`);
+}
 
+/** Every JSON value in the text, in the order extractJson prefers them. */
+export function* jsonCandidates(text: string): Generator<unknown> {
+  const trimmed = text.trim();
+  if (trimmed.length === 0) return;
+  const whole = tryParse(trimmed);
+  if (whole.ok) {
+    yield whole.value;
+    return;
+  }
   for (const match of trimmed.matchAll(/```[A-Za-z0-9_-]*[ \t]*\r?\n([\s\S]*?)```/g)) {
     const fenced = tryParse((match[1] ?? '').trim());
-    if (fenced.ok) return fenced.value;
+    if (fenced.ok) yield fenced.value;
   }
   for (let start = 0; start < trimmed.length; start++) {
     const char = trimmed[start];
     if (char !== '{' && char !== '[') continue;
+    // Only what could open a JSON value: skips prose like "{x}" or "[see below]" cheaply.
+    if (!/^(\{\s*["}]|\[\s*["{[\]\d\-tfn])/.test(trimmed.slice(start, start + 64))) continue;
     const end = balancedEnd(trimmed, start);
     if (end === -1) continue;
     const candidate = tryParse(trimmed.slice(start, end + 1));
-    if (candidate.ok) return candidate.value;
+    if (candidate.ok) {
+      yield candidate.value;
+      start = end;
+    }
   }
-  throw new Error(whole.error ? `no JSON value found in the reply (${whole.error})` : 'no JSON value found in the reply');
 }
 
 function tryParse(text: string): { ok: true; value: unknown } | { ok: false; error: string } {

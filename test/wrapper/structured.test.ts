@@ -71,6 +71,13 @@ describe('sendStructured', () => {
     expect('value' in result).toBe(false);
   });
 
+  it('picks the JSON value that fits the schema when the reply holds several', async () => {
+    const { backend } = await backendFor([{ content: 'As argued in [1], and per {"note":"aside"}: {"verdict":"reject","reason":"begs the question"}' }]);
+    const result = await sendStructured(backend, { history: [] }, 'judge', Verdict);
+    expect(result.ok && result.value).toEqual({ verdict: 'reject', reason: 'begs the question' });
+    expect(result.attempts).toHaveLength(1);
+  });
+
   it('lets a transport error propagate rather than calling it a format failure', async () => {
     const { backend } = await backendFor([{ status: 400, body: { error: { message: 'bad request' } } }]);
     await expect(sendStructured(backend, { history: [] }, 'judge', Verdict)).rejects.toMatchObject({ kind: 'http' });
@@ -87,6 +94,7 @@ describe('extractJson', () => {
     ['noise {not json} then {"ok":1}', { ok: 1 }],
     ['```js\nnot json\n```\n```json\n{"second":2}\n```', { second: 2 }],
     ['quote "\\"{" inside {"s":"a \\" { b"}', { s: 'a " { b' }],
+    ['[see note] then {"a":1}', { a: 1 }],
   ])('%j', (text, expected) => {
     expect(extractJson(text)).toEqual(expected);
   });
