@@ -47,7 +47,15 @@ export function createDocumentStore<T>(options: DocumentStoreOptions<T>): Docume
 
   async function locked<X>(path: string, fn: (lock: HeldLock) => Promise<X>): Promise<X> {
     await ensureDir();
-    return withFileLock(`${path}.lock`, lockOptions, fn);
+    try {
+      return await withFileLock(`${path}.lock`, lockOptions, fn);
+    } catch (error) {
+      // The folder was deleted while this store was alive: make it again, once.
+      if (!(error instanceof StoreError && errnoCode(error.cause) === 'ENOENT' && error.path === `${path}.lock`)) throw error;
+      dirReady = undefined;
+      await ensureDir();
+      return withFileLock(`${path}.lock`, lockOptions, fn);
+    }
   }
 
   async function readText(path: string): Promise<string | undefined> {

@@ -123,6 +123,13 @@ describe('document store', () => {
     expect((await readdir(dir)).sort()).toEqual(['.d1.json.999998.abcdefabcdef.tmp', '.notes.txt.999997.abcdefabcdef.tmp', 'd1.json']);
   });
 
+  it('recreates its folder if it was deleted while the store was in use', async () => {
+    await store.create('d1', { count: 0, writers: [] });
+    await cleanup();
+    expect((await store.create('d1', { count: 2, writers: [] })).revision).toBe(1);
+    expect((await store.read('d1')).value.count).toBe(2);
+  });
+
   it('removes a document', async () => {
     await store.create('d1', { count: 0, writers: [] });
     await store.remove('d1');
