@@ -8,9 +8,16 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 export type AnthropicReply =
-  | { text: string; usage?: { input: number; output: number }; delayMs?: number }
-  | { toolUse: { name: string; input: unknown; id?: string }; text?: string; usage?: { input: number; output: number }; delayMs?: number }
+  | { text: string; usage?: AnthropicUsage; delayMs?: number }
+  | { toolUse: { name: string; input: unknown; id?: string }; text?: string; usage?: AnthropicUsage; delayMs?: number }
   | { status: number; body?: unknown; headers?: Record<string, string>; delayMs?: number };
+
+export interface AnthropicUsage {
+  input: number;
+  output: number;
+  cacheRead?: number;
+  cacheCreation?: number;
+}
 
 export interface AnthropicRequestRecord {
   body: any;
@@ -76,7 +83,12 @@ export async function startScriptedAnthropic(script: Script): Promise<ScriptedAn
       return;
     }
     const content = contentBlocks(reply, record.index);
-    const usage = { input_tokens: reply.usage?.input ?? 12, output_tokens: reply.usage?.output ?? 6 };
+    const usage = {
+      input_tokens: reply.usage?.input ?? 12,
+      output_tokens: reply.usage?.output ?? 6,
+      cache_read_input_tokens: reply.usage?.cacheRead ?? 0,
+      cache_creation_input_tokens: reply.usage?.cacheCreation ?? 0,
+    };
     const stopReason = 'toolUse' in reply ? 'tool_use' : 'end_turn';
     const message = { id: `msg_scripted_${record.index}`, type: 'message', role: 'assistant', model: record.model, content, stop_reason: stopReason, stop_sequence: null, usage };
     if (!record.stream) {
@@ -88,7 +100,7 @@ export async function startScriptedAnthropic(script: Script): Promise<ScriptedAn
     const send = (event: string, data: unknown) => res.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
     send('message_start', {
       type: 'message_start',
-      message: { ...message, content: [], stop_reason: null, usage: { input_tokens: usage.input_tokens, output_tokens: 1, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 } },
+      message: { ...message, content: [], stop_reason: null, usage: { ...usage, output_tokens: 1 } },
     });
     content.forEach((block, index) => {
       if (block.type === 'text') {

@@ -74,6 +74,12 @@ describe('Claude Code backend with the real claude 2.1.197 and a scripted Messag
     expect(texts).toContain(first.text);
   });
 
+  it('counts cache reads and writes as input, cache reads also as cached', async () => {
+    const { backend } = await setUp([{ text: 'cached reply', usage: { input: 10, output: 4, cacheRead: 400, cacheCreation: 50 } }]);
+    const reply = await backend.send({ history: [] }, 'hello');
+    expect(reply.usage).toEqual({ inputTokens: 460, cachedInputTokens: 400, outputTokens: 4, reasoningTokens: 0 });
+  });
+
   it('maps an unknown session to unknown-session', async () => {
     const { backend } = await setUp([{ text: 'unused' }]);
     const error = await caught(backend.send({ history: [], sessionId: '00000000-0000-4000-8000-000000000000' }, 'hello'));
