@@ -17,7 +17,8 @@ export interface StructuredAttempt {
 
 export type StructuredResult<T> =
   | { ok: true; value: T; reply: ModelReply; attempts: StructuredAttempt[] }
-  | { ok: false; error: string; attempts: StructuredAttempt[] };
+  /** A format failure; `sessionId` is where a session backend's conversation now stands. */
+  | { ok: false; error: string; attempts: StructuredAttempt[]; sessionId?: string };
 
 /** Backend errors (timeout, HTTP, cancel) propagate: only a reply that arrived can be a format failure. */
 export async function sendStructured<T>(
@@ -46,7 +47,8 @@ export async function sendStructured<T>(
   const secondCheck = checkReply(second.text, schema);
   attempts.push(attemptOf(repairPrompt, second, secondCheck.error));
   if (secondCheck.ok) return { ok: true, value: secondCheck.value, reply: second, attempts };
-  return { ok: false, error: `format failure after one repair retry: ${secondCheck.error}`, attempts };
+  const sessionId = second.sessionId ?? repairConversation.sessionId;
+  return { ok: false, error: `format failure after one repair retry: ${secondCheck.error}`, attempts, ...(sessionId !== undefined && { sessionId }) };
 }
 
 type Check<T> = { ok: true; value: T; error?: undefined } | { ok: false; error: string };

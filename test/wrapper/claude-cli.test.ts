@@ -123,6 +123,17 @@ describe('Claude Code backend with the real claude 2.1.197 and a scripted Messag
     expect(result.ok && result.reply.sessionId).toMatch(/^[0-9a-f-]{36}$/);
   });
 
+  it('records a format failure and still returns where the session stands', async () => {
+    const { backend } = await setUp(() => ({ text: 'only prose, ever' }));
+    const result = await sendStructured(backend, { history: [] }, 'Does it hold?', z.object({ holds: z.boolean() }));
+    expect(result.ok).toBe(false);
+    if (result.ok) return;
+    expect(result.attempts).toHaveLength(2);
+    expect(result.sessionId).toMatch(/^[0-9a-f-]{36}$/);
+    const next = await backend.send({ history: [], sessionId: result.sessionId }, 'carry on');
+    expect(next.sessionId).toBe(result.sessionId);
+  });
+
   it('stops claude at our timeout when the server never answers', async () => {
     const { home } = await setUp([]);
     // A listening socket that accepts and never replies: claude would wait and retry for minutes.
