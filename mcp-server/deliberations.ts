@@ -52,7 +52,7 @@ export class Deliberations {
       const stored = await this.store.read(id);
       return { state: stored.value, revision: stored.revision };
     } catch (error) {
-      if ((error as { kind?: string }).kind === 'not-found') throw new ToolRefusal(`no deliberation "${id}"; call delib_list, or delib_start to begin one`);
+      if ((error as { kind?: string }).kind === 'not-found') throw new ToolRefusal(`no deliberation "${id}"; call delib_status without an id to list them, or delib_start to begin one`);
       throw error;
     }
   }

@@ -4,6 +4,8 @@ import { stateHome } from '../state/paths.js';
 import { JobManager } from './jobs.js';
 import { RunManager } from './runs.js';
 import { Deliberations } from './deliberations.js';
+import { ConsultService } from './consult.js';
+import type { CodexCallOptions, CodexCallResult } from '../wrapper/codex/index.js';
 
 /** Everything a tool needs from the outside world, made once per server. */
 export interface ServerDeps {
@@ -13,6 +15,7 @@ export interface ServerDeps {
   jobs: JobManager;
   runs: RunManager;
   deliberations: Deliberations;
+  consults: ConsultService;
   backendFor(spec: string): Backend;
 }
 
@@ -23,6 +26,7 @@ export interface DepsOptions {
   env?: NodeJS.ProcessEnv;
   clock?: () => Date;
   backendFor?: (spec: string) => Backend;
+  runCodex?: (options: CodexCallOptions) => Promise<CodexCallResult>;
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a registry of heterogeneous protocols
   protocols?: Record<string, RunProtocol<any, any>>;
 }
@@ -39,5 +43,6 @@ export function createDeps(options: DepsOptions = {}): ServerDeps {
     });
   const runs = new RunManager({ home, jobs, protocols: options.protocols ?? {}, backendFor, clock });
   const deliberations = new Deliberations({ env, home, dir: options.deliberationsDir, clock });
-  return { home, env, clock, jobs, runs, deliberations, backendFor };
+  const consults = new ConsultService({ deliberations, jobs, env, home, runCodex: options.runCodex });
+  return { home, env, clock, jobs, runs, deliberations, consults, backendFor };
 }

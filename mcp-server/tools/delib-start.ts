@@ -7,7 +7,7 @@ export const delibStartTool = (deps: ServerDeps) =>
   defineTool({
     name: 'delib_start',
     description:
-      'Starts a deliberation on the user question (verbatim). mode: standard (persisted, arbitration and stress test), minimal (no arbitration or stress test), quick (2 iterations, in memory only). Returns the deliberationId every other delib tool takes.',
+      'Starts a deliberation. mode: standard (persisted, arbitration, stress test), minimal (no arbitration or stress test), quick (2 iterations, in memory).',
     input: StartInput.shape,
     output: DelibResult,
     effect: 'write',

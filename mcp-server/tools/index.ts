@@ -3,24 +3,25 @@ import type { ServerDeps } from '../deps.js';
 import { registerDefinedTool } from '../tool-kit.js';
 import { delibStartTool } from './delib-start.js';
 import { delibStatusTool } from './delib-status.js';
-import { delibListTool } from './delib-list.js';
 import { moveTools } from './move-tools.js';
+import { consultTool } from './consult.js';
+import { arbitrateTool } from './arbitrate.js';
 import { benchNoopTool } from './bench-noop.js';
 import { runStartTool } from './run-start.js';
 import { runStatusTool } from './run-status.js';
 import { runResultTool } from './run-result.js';
 import { runCancelTool } from './run-cancel.js';
 import { runListTool } from './run-list.js';
-import { runAnalyzeTool } from './run-analyze.js';
 
 /** Every tool, in the fixed order tools/list shows them. */
 export function toolDefinitions(deps: ServerDeps) {
   return [
     delibStartTool(deps),
     delibStatusTool(deps),
-    delibListTool(deps),
+    consultTool(deps),
     ...moveTools(deps),
-    runStartTool(deps), runStatusTool(deps), runResultTool(deps), runCancelTool(deps), runListTool(deps), runAnalyzeTool(deps),
+    arbitrateTool(deps),
+    runStartTool(deps), runStatusTool(deps), runResultTool(deps), runCancelTool(deps), runListTool(deps),
   ];
 }
 

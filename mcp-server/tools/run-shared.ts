@@ -1,10 +1,10 @@
 import { z } from 'zod';
 import type { RunMeta } from '../runs.js';
 
-export const RunId = z.string().describe('from run_start');
+export const RunId = z.string();
 
 /** A run as tools show it; `status` is running | succeeded | failed | canceled | interrupted. */
-export const RunView = z.looseObject({ runId: z.string(), status: z.string() });
+export const RunView = z.looseObject({});
 
 export function runView(meta: RunMeta): z.infer<typeof RunView> {
   return {

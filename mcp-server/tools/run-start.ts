@@ -7,11 +7,11 @@ export const runStartTool = (deps: ServerDeps) =>
   defineTool({
     name: 'run_start',
     description:
-      'Starts a server-driven run and returns its runId at once; poll run_status. dialogic config: {modelA, modelB, personas?, temperature?, seedLevel?, anonymise?, maxCycles?}. debate config: {question, agents:[{model, role?}], rounds?, crit?, rca?, pid?}. Models are specs like openai:gpt-4.1, codex:gpt-5.2, claude:sonnet, openai-compatible:<url>#<model>. Pass runId of an interrupted or failed run to resume it.',
+      'Starts a run, returns its runId at once (poll run_status). dialogic: {modelA, modelB, personas?, temperature?, seedLevel?, anonymise?}; debate: {question, agents:[{model, role?}], rounds?, crit?, rca?, pid?}. Models: openai:gpt-4.1, codex:gpt-5.2, claude:sonnet, openai-compatible:<url>#<model>. runId resumes a stopped run.',
     input: {
       protocol: z.enum(['dialogic', 'debate']),
-      config: z.record(z.string(), z.unknown()).optional().describe('protocol config (omit when resuming)'),
-      runId: z.string().optional().describe('resume this run'),
+      config: z.record(z.string(), z.unknown()).optional(),
+      runId: z.string().optional(),
     },
     output: { run: RunView },
     effect: 'model-call',

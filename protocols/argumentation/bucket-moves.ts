@@ -9,9 +9,9 @@ import { accept, draft, refuse, type MoveContext, type MoveResult } from './resu
 export const BucketAssignInput = z.object({
   pointId: z.string(),
   bucket: z.enum(['agreed', 'dismissed', 'unresolved']),
-  tag: DismissTag.optional().describe('dismissed: FALSE | RISKY | VIOLATES-CONSTRAINT | REJECTED'),
-  status: z.enum(['blocked', 'tradeoff', 'definitional']).optional().describe('unresolved kind'),
-  crux: z.string().optional().describe('unresolved: what the disagreement turns on'),
+  tag: DismissTag.optional(),
+  status: z.enum(['blocked', 'tradeoff', 'definitional']).optional(),
+  crux: z.string().optional().describe('unresolved: what it turns on'),
   measurement: z.string().optional(),
   threshold: z.string().optional(),
   verdictChange: z.string().optional(),

@@ -10,14 +10,14 @@ export const DEADLOCK_ROUNDS = 3;
 export const ChallengeResolveInput = z.object({
   ...AgreedFields,
   challengeId: z.string(),
-  verdict: z.enum(['accepted', 'rebutted', 'rejected', 'deadlock']).describe('rebutted: SKEPTICAL only, keeps the window open'),
-  reason: z.string().describe('Substantive reason (rebutted: the counter-argument sent back)'),
+  verdict: z.enum(['accepted', 'rebutted', 'rejected', 'deadlock']).describe('rebutted: SKEPTICAL only'),
+  reason: z.string(),
   upgradeTo: z.enum(['AGREE', 'SKEPTICAL']).optional().describe('REJECT accepted: where the point goes'),
   deadlock: z.enum(['missing-data', 'definitional', 'criteria']).optional(),
   measurement: z.string().optional(),
   threshold: z.string().optional(),
   verdictChange: z.string().optional(),
-  question: z.string().optional().describe('Question surfaced to the user'),
+  question: z.string().optional().describe('for the user'),
 });
 export type ChallengeResolveInput = z.infer<typeof ChallengeResolveInput>;
 

@@ -5,10 +5,10 @@ import { refuse, type MoveResult } from './result.js';
 
 /** Fields that put a point into Agreed; shared by point_evaluate, challenge_resolve and bucket_assign. */
 export const AgreedFields = {
-  claimType: ClaimType.optional().describe('empirical needs execution|textual evidence; value uses n/a'),
+  claimType: ClaimType.optional().describe('empirical needs execution|textual evidence'),
   evidenceType: EvidenceType.optional(),
-  evidence: z.string().optional().describe('What shows it: output, path:line quote, or verified fact ids (F3)'),
-  reason: z.string().optional().describe('Substantive reason for the verdict'),
+  evidence: z.string().optional().describe('output, path:line quote, or verified fact ids'),
+  reason: z.string().optional(),
 };
 
 export interface AgreedInput {
@@ -29,7 +29,7 @@ export function evidenceGate(state: DeliberationState, pointId: string, input: A
   if (!input.evidence?.trim()) return refuse(state, 'evidence-gate', `${pointId}: name the ${input.evidenceType} evidence (output, or path:line with a verbatim quote).`);
   const unverified = citedFactIds(input.evidence).filter((id) => findFact(state, id)?.tag === 'codex-unverified' || findFact(state, id)?.refuted);
   if (unverified.length) {
-    return refuse(state, 'evidence-gate', `${unverified.join(', ')} are consultee claims not verified: verify them with ledger_verify before using them as evidence.`);
+    return refuse(state, 'evidence-gate', `${unverified.join(', ')} are consultee claims not verified: verify them with ledger_update (action verify) before using them as evidence.`);
   }
   return { claimType: 'empirical', evidenceType: input.evidenceType, evidence: input.evidence, reason };
 }

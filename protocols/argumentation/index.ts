@@ -16,7 +16,7 @@ import type { DeliberationState } from '../../schemas/argumentation.js';
 import { BucketAssignInput, bucketAssign } from './bucket-moves.js';
 import { ChallengeResolveInput, challengeResolve } from './challenge-moves.js';
 import { IterationAdvanceInput, iterationAdvance } from './iteration.js';
-import { LedgerAddInput, LedgerSupersedeInput, LedgerVerifyInput, ledgerAdd, ledgerSupersede, ledgerVerify } from './ledger-moves.js';
+import { LedgerAddInput, LedgerSupersedeInput, LedgerUpdateInput, LedgerVerifyInput, ledgerUpdate } from './ledger-moves.js';
 import { PointEvaluateInput, PointTriageInput, pointEvaluate, pointTriage } from './point-moves.js';
 import { ReplyRecordInput, replyRecord } from './reply-record.js';
 import type { MoveContext, MoveResult } from './result.js';
@@ -37,6 +37,7 @@ export {
   LedgerAddInput,
   LedgerSupersedeInput,
   LedgerVerifyInput,
+  LedgerUpdateInput,
   PointEvaluateInput,
   PointTriageInput,
   ReplyRecordInput,
@@ -60,9 +61,7 @@ export const SynthesizeInput = z.object({});
 /** Every move after start, keyed by its MCP tool name. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export const moves: { [name: string]: Move<any> } = {
-  ledger_add: move('ledger_add', 'Add a ledger fact with its provenance tag', LedgerAddInput, ledgerAdd),
-  ledger_supersede: move('ledger_supersede', 'Replace an active fact by a new one (provenance rules apply)', LedgerSupersedeInput, ledgerSupersede),
-  ledger_verify: move('ledger_verify', 'Verify a codex-unverified fact: confirmed, partial (splits) or refuted', LedgerVerifyInput, ledgerVerify),
+  ledger_update: move('ledger_update', 'Ledger: add a fact with its provenance tag, supersede an active one, or verify a codex-unverified one (confirmed, partial splits it, refuted)', LedgerUpdateInput, ledgerUpdate),
   reply_record: move('reply_record', "Record the consultee's reply: parse, route by phase, apply defense windows", ReplyRecordInput, replyRecord),
   point_triage: move('point_triage', 'Triage a new point: in-scope, out-of-scope or anchor-shift', PointTriageInput, pointTriage),
   point_evaluate: move('point_evaluate', 'Classify a point AGREE | SKEPTICAL | REJECT | ILL-FORMED', PointEvaluateInput, pointEvaluate),
@@ -71,7 +70,7 @@ export const moves: { [name: string]: Move<any> } = {
   iteration_advance: move('iteration_advance', 'Close the iteration: phase function, extension, termination', IterationAdvanceInput, iterationAdvance),
   stress_test_record: move('stress_test_record', 'Record the stress test (standard mode, CONSTRUCTIVE)', StressTestRecordInput, stressTestRecord),
   arbitration_record: move('arbitration_record', "Record an arbiter's per-item flags (standard mode)", ArbitrationRecordInput, arbitrationRecord),
-  synthesize: move('synthesize', 'Check coverage and build the final report (JSON + Markdown)', SynthesizeInput, synthesizeMove),
+  delib_synthesize: move('delib_synthesize', 'Check coverage and build the final report (JSON + Markdown)', SynthesizeInput, synthesizeMove),
 };
 
 /** Synthesize as a plain function; on success `state.report` holds {json, markdown}. */

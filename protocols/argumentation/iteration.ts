@@ -5,8 +5,8 @@ import { disputedList, iterationCap, phaseFor, pointsWithStatus, unsettledChalle
 import { accept, draft, refuse, requireActive, type MoveContext, type MoveResult } from './result.js';
 
 export const IterationAdvanceInput = z.object({
-  stressTestWarranted: z.boolean().optional().describe('Stakes or speed warrant a stress test if all points are AGREE by n=2'),
-  trivial: z.boolean().optional().describe('Factual question settled by n=2: early exit'),
+  stressTestWarranted: z.boolean().optional().describe('stakes warrant a stress test'),
+  trivial: z.boolean().optional().describe('factual, settled: exit'),
 });
 export type IterationAdvanceInput = z.infer<typeof IterationAdvanceInput>;
 

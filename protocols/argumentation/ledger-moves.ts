@@ -116,3 +116,33 @@ export function ledgerVerify(state: DeliberationState, input: LedgerVerifyInput,
   old.supersededBy = verified.id;
   return accept(next, [`${old.id} split: ${verified.id} verified, ${rest.id} still unverified`], ctx);
 }
+
+/** One tool for the ledger (fewer tools keep tools/list small); `action` picks the rule set. */
+export const LedgerUpdateInput = z.object({
+  action: z.enum(['add', 'supersede', 'verify']),
+  factId: z.string().optional().describe('supersede, verify: the fact'),
+  text: FactBody.text.optional(),
+  tag: ProvenanceTag.optional(),
+  reference: z.string().optional().describe('verified facts and verify: path:line + quote, command + output, URL + quote, or measurement + method'),
+  justification: FactBody.justification,
+  outcome: z.enum(['confirmed', 'partial', 'refuted']).optional().describe('verify'),
+  verifiedText: z.string().optional().describe('verify partial: the part that held'),
+  unverifiedRest: z.string().optional().describe('verify partial: the part still unverified'),
+});
+export type LedgerUpdateInput = z.infer<typeof LedgerUpdateInput>;
+
+export function ledgerUpdate(state: DeliberationState, input: LedgerUpdateInput, ctx: MoveContext): MoveResult {
+  const { action, ...rest } = input;
+  const [schema, apply] =
+    action === 'add'
+      ? ([LedgerAddInput, ledgerAdd] as const)
+      : action === 'supersede'
+        ? ([LedgerSupersedeInput, ledgerSupersede] as const)
+        : ([LedgerVerifyInput, ledgerVerify] as const);
+  const parsed = schema.safeParse(rest);
+  if (!parsed.success) {
+    const fields = [...new Set(parsed.error.issues.map((issue) => issue.path.join('.')))].join(', ');
+    return refuse(state, 'invalid-input', `ledger_update ${action} needs ${fields}.`);
+  }
+  return (apply as (s: DeliberationState, i: unknown, c: MoveContext) => MoveResult)(state, parsed.data, ctx);
+}

@@ -17,12 +17,12 @@ function arbitrationWhy(state: DeliberationState): string {
 }
 
 function terminatedMoves(state: DeliberationState): LegalMove[] {
-  const out: LegalMove[] = [{ move: 'synthesize', why: state.report ? 'rebuild the report' : 'build the final report' }];
+  const out: LegalMove[] = [{ move: 'delib_synthesize', why: state.report ? 'rebuild the report' : 'build the final report' }];
   const quickContested = state.mode === 'quick' ? pointsWithStatus(state, 'contested') : [];
   if (quickContested.length) out.unshift({ move: 'bucket_assign', why: `place ${quickContested.map((p) => p.id).join(', ')} before synthesis` });
   if (state.mode === 'standard' && !state.arbitration) out.push({ move: 'arbitration_record', why: arbitrationWhy(state) });
   if (state.mode !== 'quick' && activeFacts(state).some((f) => f.tag === 'codex-unverified')) {
-    out.push({ move: 'ledger_verify', why: 'unverified consultee facts remain (else they are listed as Not Evaluated)' });
+    out.push({ move: 'ledger_update', why: 'unverified consultee facts remain (else they are listed as Not Evaluated)' });
   }
   return out;
 }
@@ -49,7 +49,7 @@ export function nextLegalMoves(state: DeliberationState): LegalMove[] {
   if (state.replyRecorded && !triage.length && !evaluate.filter((p) => p.status === 'pending-evaluation').length && !defended.length) {
     out.push({ move: 'iteration_advance', why: state.n >= iterationCap(state) ? 'the cap is reached: terminate' : 'move to the next iteration (or terminate)' });
   }
-  if (state.mode !== 'quick') out.push({ move: 'ledger_add', why: 'record a fact (user, verified, codex-unverified, revision)' });
+  if (state.mode !== 'quick') out.push({ move: 'ledger_update', why: 'record a fact (user, verified, codex-unverified, revision)' });
   return out;
 }
 

@@ -8,20 +8,20 @@ import { accept, draft, refuse, requireActive, type MoveContext, type MoveResult
 export const PointTriageInput = z.object({
   pointId: z.string(),
   triage: z.enum(['in-scope', 'out-of-scope', 'anchor-shift']),
-  reason: z.string().describe('Why (substantive)'),
-  decisive: z.boolean().optional().describe('CRYSTALLIZATION evidence: it directly matches or contradicts the claim'),
+  reason: z.string(),
+  decisive: z.boolean().optional().describe('evidence that settles the exact claim'),
 });
 export type PointTriageInput = z.infer<typeof PointTriageInput>;
 
-export const Revision = z.object({ from: Classification, because: z.string().min(1) }).describe('Explicit revision: from X to Y because ...');
+export const Revision = z.object({ from: Classification, because: z.string().min(1) }).describe('acknowledged position change');
 
 export const PointEvaluateInput = z.object({
   pointId: z.string(),
   classification: Classification,
-  flaw: z.string().optional().describe('SKEPTICAL/REJECT: the flaw in one sentence; ILL-FORMED: what to clarify'),
+  flaw: z.string().optional().describe('one sentence; ILL-FORMED: what to clarify'),
   terminalWhy: z.string().optional().describe('REJECT: why the flaw is terminal'),
   revision: Revision.optional(),
-  contradicts: z.string().optional().describe("SKEPTICAL/REJECT: id of the consultee's earlier point this one contradicts"),
+  contradicts: z.string().optional().describe("consultee's earlier point it contradicts"),
   ...AgreedFields,
 });
 export type PointEvaluateInput = z.infer<typeof PointEvaluateInput>;

@@ -6,9 +6,9 @@ import { parseConsulteeReply, type ParsedReply } from './reply-parser.js';
 import { accept, draft, refuse, requireActive, type MoveContext, type MoveResult } from './result.js';
 
 export const ReplyRecordInput = z.object({
-  text: z.string().describe('The consultee reply, verbatim'),
-  sessionId: z.string().optional().describe('Consultee session id, if it changed'),
-  formatFailure: z.string().optional().describe('Declare a format failure the parser cannot see (e.g. answers without challenge ids)'),
+  text: z.string().describe('verbatim'),
+  sessionId: z.string().optional(),
+  formatFailure: z.string().optional().describe('declare one the parser cannot see'),
 });
 export type ReplyRecordInput = z.infer<typeof ReplyRecordInput>;
 

@@ -4,14 +4,14 @@ import { surfaceQuestion } from './mutations.js';
 import { accept, draft, refuse, requireActive, type MoveContext, type MoveResult } from './result.js';
 
 export const StressTestRecordInput = z.object({
-  objection: z.string().min(1).describe('The strongest objection the consultee gave'),
+  objection: z.string().min(1),
   severity: z.enum(['fatal', 'unresolved', 'mitigable']),
-  response: z.string().min(1).describe('The one response to it'),
+  response: z.string().min(1),
 });
 export type StressTestRecordInput = z.infer<typeof StressTestRecordInput>;
 
 export const ArbitrationRecordInput = z.object({
-  items: z.array(z.object({ ref: z.string().describe('Point id of a bucket item'), flagged: z.boolean(), note: z.string().optional() })),
+  items: z.array(z.object({ ref: z.string(), flagged: z.boolean(), note: z.string().optional() })),
 });
 export type ArbitrationRecordInput = z.infer<typeof ArbitrationRecordInput>;
 

@@ -18,11 +18,11 @@ export const FRAMINGS: Record<Framing, { flow: string; ask: string }> = {
 };
 
 export const StartInput = z.object({
-  question: z.string().min(1).describe('The user question, verbatim'),
+  question: z.string().min(1).describe('verbatim'),
   mode: Mode.default('standard'),
   framing: Framing.default('consultee-proposes'),
-  constraints: z.array(z.string().min(1)).default([]).describe('User constraints, recorded as `user` facts'),
-  material: z.string().optional().describe('Design, partial solution, positions or views the framing refers to'),
+  constraints: z.array(z.string().min(1)).default([]).describe('become user facts'),
+  material: z.string().optional().describe('what the framing refers to'),
 });
 export type StartInput = z.input<typeof StartInput>;
 

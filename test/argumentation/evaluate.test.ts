@@ -40,9 +40,9 @@ describe('evaluation and articulation', () => {
   });
 
   it('the evidence gate refuses evidence that rests on an unverified consultee fact', () => {
-    let s = step(withTwoPoints(), 'ledger_add', { text: 'Redis persists by default', tag: 'codex-unverified' });
+    let s = step(withTwoPoints(), 'ledger_update', { action: 'add', text: 'Redis persists by default', tag: 'codex-unverified' });
     refusedWith(apply(s, 'point_evaluate', { pointId: 'P1.1', ...agreeEmpirical, evidence: 'F1' }), 'evidence-gate');
-    s = step(s, 'ledger_verify', { factId: 'F1', outcome: 'confirmed', reference: 'redis.conf:300 "save 3600 1"' });
+    s = step(s, 'ledger_update', { action: 'verify', factId: 'F1', outcome: 'confirmed', reference: 'redis.conf:300 "save 3600 1"' });
     expect(step(s, 'point_evaluate', { pointId: 'P1.1', ...agreeEmpirical, evidence: 'F2' }).buckets.agreed).toHaveLength(1);
   });
 

@@ -28,7 +28,7 @@ describe('consultee prompts', () => {
     expect(p).toContain('Iteration 2/8');
     expect(p).toContain('C1 (SKEPTICAL) on P1.1: Persistence is irrelevant for a pure cache.');
     expect(p).toContain('P1.2: AGREE');
-    const superseding = step(step(s, 'ledger_add', { text: 'Budget 0', tag: 'user' }), 'ledger_supersede', { factId: 'F1', text: 'Budget 100 EUR', tag: 'user' });
+    const superseding = step(step(s, 'ledger_update', { action: 'add', text: 'Budget 0', tag: 'user' }), 'ledger_update', { action: 'supersede', factId: 'F1', text: 'Budget 100 EUR', tag: 'user' });
     expect(buildConsulteePrompt(superseding, 'next')).toContain('F2 (supersedes F1) [user] Budget 100 EUR');
     s = step(s, 'reply_record', { text: '1. Another thought. GUESS' });
     s = step(s, 'point_triage', { pointId: 'P2.1', triage: 'out-of-scope', reason: 'not about the two options' });
@@ -41,7 +41,7 @@ describe('consultee prompts', () => {
   it('the subsequent-call prompt stays flat as the ledger grows', () => {
     const run = (facts: number): DeliberationState => {
       let s = withTwoPoints();
-      for (let i = 0; i < facts; i += 1) s = step(s, 'ledger_add', { text: `background fact number ${i}`, tag: 'codex-unverified' });
+      for (let i = 0; i < facts; i += 1) s = step(s, 'ledger_update', { action: 'add', text: `background fact number ${i}`, tag: 'codex-unverified' });
       s = step(s, 'point_evaluate', { pointId: 'P1.1', ...skeptical });
       s = step(s, 'point_evaluate', { pointId: 'P1.2', ...agreeValue });
       for (let i = 0; i < 3; i += 1) {

@@ -32,12 +32,12 @@ function replyText(s: DeliberationState, a: number, b: number): string {
   return lines.join('\n');
 }
 
-const KIND: Record<string, number> = { reply_record: 0, point_triage: 1, point_evaluate: 2, challenge_resolve: 3, bucket_assign: 4, iteration_advance: 5, ledger_add: 6, ledger_verify: 7, stress_test_record: 8, arbitration_record: 8, synthesize: 9 };
+const KIND: Record<string, number> = { reply_record: 0, point_triage: 1, point_evaluate: 2, challenge_resolve: 3, bucket_assign: 4, iteration_advance: 5, ledger_update: 7, stress_test_record: 8, arbitration_record: 8, delib_synthesize: 9 };
 
 /** Mostly follow a legal next move (to reach deep states), sometimes anything (to exercise refusals). */
 function chooseKind(s: DeliberationState, act: Action): number {
   if (act.kind < 14) return act.kind;
-  const legal = nextLegalMoves(s).map((m) => m.move).filter((m) => m !== 'ledger_add');
+  const legal = nextLegalMoves(s).map((m) => m.move).filter((m) => m !== 'ledger_update' || s.ledger.some((f) => f.tag === 'codex-unverified'));
   return KIND[pick(legal, act.b) ?? ''] ?? act.kind;
 }
 
@@ -65,10 +65,10 @@ export function inputFor(s: DeliberationState, act: Action): [string, unknown] {
     case 3: return ['challenge_resolve', { challengeId: challenge, verdict: (['accepted', 'rebutted', 'rejected', 'deadlock'] as const)[b % 4], upgradeTo: flag ? 'AGREE' : 'SKEPTICAL', deadlock: (['missing-data', 'definitional', 'criteria'] as const)[a % 3], measurement: 'p99', threshold: '5 ms', verdictChange: 'flips it', ...agreed, reason: 'the defense cites the benchmark' }];
     case 4: return ['bucket_assign', { pointId: point, bucket: (['agreed', 'dismissed', 'unresolved'] as const)[b % 3], tag: (['FALSE', 'RISKY', 'CONCEDED'] as const)[a % 3], status: (['blocked', 'tradeoff'] as const)[a % 2], crux: 'throughput against cost', revision, ...agreed }];
     case 5: return ['iteration_advance', { trivial: a % 29 === 0, stressTestWarranted: flag }];
-    case 6: return ['ledger_add', { text: `fact ${a}`, tag: TAGS[b % 4], reference: flag ? 'cmd -> out' : undefined, justification: flag ? 'why' : undefined }];
-    case 7: return b % 2 ? ['ledger_supersede', { factId: fact, text: `new ${a}`, tag: TAGS[a % 4], reference: 'x:1', justification: 'why' }] : ['ledger_verify', { factId: fact, outcome: (['confirmed', 'partial', 'refuted'] as const)[a % 3], reference: 'x:2', verifiedText: 'part', unverifiedRest: 'rest' }];
+    case 6: return ['ledger_update', { action: 'add', text: `fact ${a}`, tag: TAGS[b % 4], reference: flag ? 'cmd -> out' : undefined, justification: flag ? 'why' : undefined }];
+    case 7: return b % 2 ? ['ledger_update', { action: 'supersede', factId: fact, text: `new ${a}`, tag: TAGS[a % 4], reference: 'x:1', justification: 'why' }] : ['ledger_update', { action: 'verify', factId: fact, outcome: (['confirmed', 'partial', 'refuted'] as const)[a % 3], reference: 'x:2', verifiedText: 'part', unverifiedRest: 'rest' }];
     case 8: return b % 2 ? ['stress_test_record', { objection: 'o', severity: 'fatal', response: 'r' }] : ['arbitration_record', { items: [...s.buckets.agreed, ...s.buckets.dismissed, ...s.buckets.unresolved].map((i, k) => ({ ref: i.pointId, flagged: ((a >> k) & 1) === 1 })) }];
-    default: return ['synthesize', {}];
+    default: return ['delib_synthesize', {}];
   }
 }
 

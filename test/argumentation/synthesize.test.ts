@@ -3,15 +3,15 @@ import { buildArbitrationPrompt, nextLegalMoves, placeCounts, statusView, synthe
 import { agreeValue, apply, ctx, ok, refusedWith, skeptical, step, withTwoPoints } from './helpers.js';
 
 function finished() {
-  let s = step(withTwoPoints(), 'ledger_add', { text: 'Redis is 2x faster', tag: 'codex-unverified' });
+  let s = step(withTwoPoints(), 'ledger_update', { action: 'add', text: 'Redis is 2x faster', tag: 'codex-unverified' });
   s = step(s, 'point_evaluate', { pointId: 'P1.1', ...agreeValue });
   s = step(s, 'point_evaluate', { pointId: 'P1.2', classification: 'ILL-FORMED', flaw: 'Simpler in what sense?' });
   return step(s, 'iteration_advance', { trivial: true });
 }
 
-describe('synthesize', () => {
+describe('delib_synthesize', () => {
   it('refuses before termination', () => {
-    refusedWith(apply(withTwoPoints(), 'synthesize', {}), 'not-terminated');
+    refusedWith(apply(withTwoPoints(), 'delib_synthesize', {}), 'not-terminated');
   });
 
   it('puts every point in exactly one place, lists unverified facts and leftovers as Not Evaluated, and renders both forms', () => {
@@ -36,12 +36,12 @@ describe('synthesize', () => {
     s = step(s, 'point_triage', { pointId: 'P2.1', triage: 'out-of-scope', reason: 'a remark, not an argument' });
     s = step(s, 'iteration_advance', {});
     expect(s.termination?.reason).toBe('iteration-cap');
-    refusedWith(apply(s, 'synthesize', {}), 'coverage');
+    refusedWith(apply(s, 'delib_synthesize', {}), 'coverage');
     expect(nextLegalMoves(s)[0]?.move).toBe('bucket_assign');
     for (const id of ['P1.1', 'P1.2']) {
       s = step(s, 'bucket_assign', { pointId: id, bucket: 'unresolved', status: 'blocked', crux: 'no latency numbers exist', measurement: 'p99 latency', threshold: '5 ms', verdictChange: 'above it the point falls' });
     }
-    const r = step(s, 'synthesize', {});
+    const r = step(s, 'delib_synthesize', {});
     expect(r.report?.json.inconclusive).toBe(false); // the out-of-scope dismissal counts
     const only = step(step(withTwoPoints({ mode: 'quick' }), 'point_evaluate', { pointId: 'P1.1', ...skeptical }), 'point_evaluate', { pointId: 'P1.2', ...skeptical });
     let q = step(only, 'iteration_advance', {});
@@ -51,7 +51,7 @@ describe('synthesize', () => {
     for (const id of ['P1.1', 'P1.2']) {
       q = step(q, 'bucket_assign', { pointId: id, bucket: 'unresolved', status: 'tradeoff', crux: 'speed against simplicity' });
     }
-    const inc = step(q, 'synthesize', {});
+    const inc = step(q, 'delib_synthesize', {});
     expect(inc.report?.json.inconclusive).toBe(true);
     expect(inc.report?.json.unblock).toHaveLength(3);
     expect(inc.report?.markdown).toContain('Inconclusive');
@@ -81,12 +81,12 @@ describe('arbitration', () => {
     refusedWith(apply(s, 'arbitration_record', { items: [{ ref: 'P9.9', flagged: true }] }), 'arbitration-coverage');
     const a = step(s, 'arbitration_record', { items: [{ ref: 'P1.1', flagged: true, note: 'value claim, thin reason' }] });
     expect(a.arbitration).toMatchObject({ flaggedRatio: 1, warning: true });
-    expect(step(a, 'synthesize', {}).report?.markdown).toContain('Warning');
+    expect(step(a, 'delib_synthesize', {}).report?.markdown).toContain('Warning');
   });
 
   it('the arbitration view is unattributed and never shows unverified consultee claims', () => {
     let s = finished();
-    s = step(s, 'ledger_add', { text: 'Team runs Redis already', tag: 'user' });
+    s = step(s, 'ledger_update', { action: 'add', text: 'Team runs Redis already', tag: 'user' });
     const prompt = buildArbitrationPrompt(s);
     expect(prompt).toContain(s.question);
     expect(prompt).toContain('Team runs Redis already');

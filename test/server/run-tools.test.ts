@@ -76,7 +76,7 @@ describe('run tools', () => {
     expect(await harness.refused('run_start', { protocol: 'debate', config: {} })).toMatch(/unknown protocol "debate"/);
     expect(await harness.refused('run_status', { runId: 'nope' })).toMatch(/no run "nope".*run_list/);
     expect(await harness.refused('run_status', { runId: '../etc' })).toMatch(/invalid runId/);
-    expect(await harness.refused('run_analyze', { protocol: 'dialogic' })).toMatch(/give path/);
+    expect(await harness.refused('run_result', {})).toMatch(/give runId, or path/);
     expect(await harness.refused('run_start', { protocol: 'nonsense' })).toMatch(/Invalid arguments/);
   });
 });

@@ -42,7 +42,7 @@ describe('the built server over stdio', () => {
     const env = { ...process.env, PARLEY_STATE_DIR: home };
     const list = await execa(inspector, ['--cli', process.execPath, entry, '--method', 'tools/list'], { env, timeout: 60_000 });
     const tools = JSON.parse(list.stdout).tools as { name: string }[];
-    expect(tools.map((tool) => tool.name)).toContain('delib_list');
+    expect(tools.map((tool) => tool.name)).toContain('delib_status');
     const call = await execa(inspector, ['--cli', process.execPath, entry, '--method', 'tools/call', '--tool-name', 'delib_start', '--tool-arg', 'question=Redis or Memcached?', '--tool-arg', 'mode=quick'], { env, timeout: 60_000 });
     const result = JSON.parse(call.stdout);
     expect(result.isError).toBeFalsy();
