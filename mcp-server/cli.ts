@@ -23,4 +23,10 @@ program
     process.stdout.write(await toolReferenceMarkdown());
   });
 
+// Protocol commands load their code only when asked for, so `serve` starts fast.
+const subcommand = process.argv[2];
+if (subcommand === 'dialogic') (await import('./cli/dialogic.js')).registerDialogicCommand(program);
+else if (subcommand === 'debate') (await import('./cli/debate.js')).registerDebateCommand(program);
+else program.addHelpText('after', '\nProtocol runs:\n  dialogic [options]   run the dialogic protocol (parley dialogic --help)\n  debate [options]     run a debate (parley debate --help)');
+
 await program.parseAsync(process.argv);

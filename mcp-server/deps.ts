@@ -1,8 +1,7 @@
 import type { Backend } from '../wrapper/backend.js';
-import type { RunProtocol } from '../protocols/run-protocol.js';
 import { stateHome } from '../state/paths.js';
 import { JobManager } from './jobs.js';
-import { RunManager } from './runs.js';
+import { RunManager, type ProtocolEntry } from './runs.js';
 import { Deliberations } from './deliberations.js';
 import { ConsultService } from './consult.js';
 import type { CodexCallOptions, CodexCallResult } from '../wrapper/codex/index.js';
@@ -27,8 +26,7 @@ export interface DepsOptions {
   clock?: () => Date;
   backendFor?: (spec: string) => Backend;
   runCodex?: (options: CodexCallOptions) => Promise<CodexCallResult>;
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a registry of heterogeneous protocols
-  protocols?: Record<string, RunProtocol<any, any>>;
+  protocols?: Record<string, ProtocolEntry>;
 }
 
 export function createDeps(options: DepsOptions = {}): ServerDeps {

@@ -22,11 +22,15 @@ export interface RunMeta {
   files: { output: string; audit: string; meta: string };
 }
 
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- a registry of heterogeneous protocols
+export type AnyRunProtocol = RunProtocol<any, any>;
+/** A protocol, or a loader for it: loaders keep the server's cold start free of protocol code. */
+export type ProtocolEntry = AnyRunProtocol | (() => Promise<AnyRunProtocol>);
+
 export interface RunManagerDeps {
   home: string;
   jobs: JobManager;
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a registry of heterogeneous protocols
-  protocols: Record<string, RunProtocol<any, any>>;
+  protocols: Record<string, ProtocolEntry>;
   backendFor(spec: string): Backend;
   clock?: () => Date;
 }
@@ -44,8 +48,7 @@ export class RunManager {
   }
 
   async start(protocolName: string, rawConfig: unknown, requestedId?: string, onProgress?: (p: RunProgress) => void): Promise<RunMeta> {
-    const protocol = this.deps.protocols[protocolName];
-    if (!protocol) throw new ToolRefusal(`unknown protocol "${protocolName}"; use one of: ${this.protocolNames().join(', ')}`);
+    const protocol = await this.protocol(protocolName);
     let meta = requestedId ? await this.readMeta(requestedId).catch(() => undefined) : undefined;
     if (meta && (meta.status === 'succeeded' || this.deps.jobs.get(meta.runId)?.status === 'running')) {
       throw new ToolRefusal(`run ${meta.runId} is ${this.deps.jobs.get(meta.runId)?.status ?? meta.status}; call run_status or run_result instead`);
@@ -139,10 +142,14 @@ export class RunManager {
     return metas.filter((meta): meta is RunMeta => meta !== undefined).sort((a, b) => b.createdAt.localeCompare(a.createdAt));
   }
 
-  analyze(protocolName: string, output: unknown): RunAnalysis {
-    const protocol = this.deps.protocols[protocolName];
-    if (!protocol) throw new ToolRefusal(`unknown protocol "${protocolName}"; use one of: ${this.protocolNames().join(', ')}`);
-    return protocol.analyze(output);
+  async analyze(protocolName: string, output: unknown): Promise<RunAnalysis> {
+    return (await this.protocol(protocolName)).analyze(output);
+  }
+
+  private async protocol(name: string): Promise<AnyRunProtocol> {
+    const entry = this.deps.protocols[name];
+    if (!entry) throw new ToolRefusal(`unknown protocol "${name}"; use one of: ${this.protocolNames().join(', ')}`);
+    return typeof entry === 'function' ? entry() : entry;
   }
 
   private async readMeta(runId: string): Promise<RunMeta> {

@@ -15,12 +15,12 @@ export const runResultTool = (deps: ServerDeps) =>
     async handler({ runId, path, protocol }) {
       if (runId) {
         const { meta, output } = await deps.runs.output(runId);
-        const analysis = deps.runs.analyze(meta.protocol, output);
+        const analysis = await deps.runs.analyze(meta.protocol, output);
         return { run: runView(meta), output, measures: analysis.measures, table: analysis.table };
       }
       if (!path || !protocol) throw new ToolRefusal('give runId, or path with protocol (dialogic or debate)');
       const output = await readJson(path);
-      const analysis = deps.runs.analyze(protocol, output);
+      const analysis = await deps.runs.analyze(protocol, output);
       return { output: undefined, measures: analysis.measures, table: analysis.table };
     },
   });

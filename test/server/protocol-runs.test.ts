@@ -1,0 +1,65 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { readFile } from 'node:fs/promises';
+import { productionDepsOptions } from '../../mcp-server/production.js';
+import { DialogicRun } from '../../schemas/dialogic.js';
+import { startWorld, type World } from '../dialogic/world.js';
+import { agentsOn, debaterScript, FOUR_AGENT_DEBATE } from '../debate/scripts.js';
+import { startScriptedChat, type ScriptedChat } from '../servers/scripted-chat.js';
+import { startHarness, type Harness } from './harness.js';
+
+// The server-driven protocols through the MCP run tools, with the production protocol registry and
+// real backends (the openai SDK) talking to the scripted OpenAI-compatible server.
+let harness: Harness | undefined;
+const servers: (World['chat'] | ScriptedChat)[] = [];
+afterEach(async () => {
+  await harness?.close();
+  harness = undefined;
+  await Promise.all(servers.splice(0).map((server) => server.close()));
+});
+
+describe('dialogic and debate runs through the MCP tools', () => {
+  it('runs a dialogic run to bilateral exhaustion and serves the seed JSON and its measures', async () => {
+    const world = await startWorld({
+      generations: {
+        'model-a': [{ terms: ['K alpha', 'D alpha', 'K beta', 'RA gamma'] }, { exhausted: true, statement: 'Beyond: the substrate.' }],
+        'model-b': [{ terms: ['K delta', 'D delta', 'K eps', 'K zeta'] }, { exhausted: true, statement: 'Beyond: before the first token.' }],
+      },
+    });
+    servers.push(world.chat);
+    harness = await startHarness(await productionDepsOptions({ ...process.env, PARLEY_API_KEY: 'test-key' }));
+    const { run } = await harness.ok('run_start', { protocol: 'dialogic', config: { modelA: world.specA, modelB: world.specB, retryBaseMs: 1 } });
+    const { run: done } = await harness.ok('run_status', { runId: run.runId, waitSeconds: 30 });
+    expect(done.status, done.error).toBe('succeeded');
+    const result = await harness.ok('run_result', { runId: run.runId });
+    const output = DialogicRun.parse(result.output.run ?? result.output);
+    expect(output.protocol).toBe('minimal-seed-dialogic');
+    expect(output.submitted_terms.map((term) => term.term).sort()).toEqual(expect.arrayContaining(['K alpha', 'K delta']));
+    expect(output.dropped_terms.map((term) => term.generation_metadata.status)).toEqual(output.dropped_terms.map(() => 'DROPPED'));
+    expect(result.measures).toBeTypeOf('object');
+    const audit = (await readFile(run.files.audit, 'utf8')).trim().split('\n').map((line) => JSON.parse(line));
+    expect(audit.length).toBeGreaterThan(8);
+    const analyzed = await harness.ok('run_result', { path: run.files.output, protocol: 'dialogic' });
+    expect(analyzed.measures).toEqual(result.measures);
+  });
+
+  it('runs a 4-agent debate that stops on unanimity and returns its measures', async () => {
+    const chat = await startScriptedChat(debaterScript(FOUR_AGENT_DEBATE));
+    servers.push(chat);
+    harness = await startHarness(await productionDepsOptions({ ...process.env, PARLEY_API_KEY: 'test-key' }));
+    const config = { question: 'Ship the release?', agents: agentsOn(chat.baseUrl, ['m1', 'm2', 'm3', 'm4']), rounds: 3 };
+    const { run } = await harness.ok('run_start', { protocol: 'debate', config });
+    const { run: done } = await harness.ok('run_status', { runId: run.runId, waitSeconds: 30 });
+    expect(done.status, done.error).toBe('succeeded');
+    const result = await harness.ok('run_result', { runId: run.runId });
+    expect(result.output.rounds).toHaveLength(2);
+    expect(chat.requests).toHaveLength(8);
+    expect(result.table).toMatch(/round/i);
+    const { runs } = await harness.ok('run_list', { protocol: 'debate' });
+    expect(runs.map((r: { runId: string }) => r.runId)).toContain(run.runId);
+  });
+
+  it('refuses a bad model spec and an invalid config with the reason', async () => {
+    harness = await startHarness(await productionDepsOptions());
+    expect(await harness.refused('run_start', { protocol: 'debate', config: { question: 'q', agents: [{ model: 'x' }] } })).toMatch(/invalid debate config: agents/);
+  });
+});
