@@ -63,17 +63,17 @@ const json = (value: unknown): ChatReply => ({ content: JSON.stringify(value) })
 
 export function verdictFor(name: string, kind: 'respond' | 'counter'): unknown {
   const base = name.replace(/[+~]+$/, '');
-  if (base.startsWith('K')) return { verdict: 'KEEP', reason: `I recognise ${name}.` };
-  if (base.startsWith('D')) return { verdict: 'DROP', reason: `I do not recognise ${name}.` };
-  if (base.startsWith('RC') && kind === 'counter') return { verdict: 'KEEP', reason: `The counter-revision of ${base} works.` };
+  if (base.startsWith('K')) return { verdict: 'KEEP', reason: `I recognise ${name}.`, revision: null };
+  if (base.startsWith('D')) return { verdict: 'DROP', reason: `I do not recognise ${name}.`, revision: null };
+  if (base.startsWith('RC') && kind === 'counter') return { verdict: 'KEEP', reason: `The counter-revision of ${base} works.`, revision: null };
   if (base.startsWith('R')) return { verdict: 'REFINE', reason: `${base} needs a sharper definition.`, revision: termText(`${base}+`) };
   throw new Error(`no scripted verdict for ${name}`);
 }
 
 export function replyFor(name: string): unknown {
   const base = name.replace(/[+~]+$/, '');
-  if (base.startsWith('RA')) return { decision: 'accept', reason: 'The revision is better.' };
-  if (base.startsWith('RD')) return { decision: 'concede', reason: 'On reflection the term does not hold.' };
+  if (base.startsWith('RA')) return { decision: 'accept', reason: 'The revision is better.', counter_revision: null };
+  if (base.startsWith('RD')) return { decision: 'concede', reason: 'On reflection the term does not hold.', counter_revision: null };
   return { decision: 'counter_revise', reason: 'Your revision loses the texture.', counter_revision: termText(`${base}~`) };
 }
 
@@ -96,7 +96,7 @@ export function scriptedAnswers(script: WorldScript): (view: Seen) => ChatReply 
         if (!step) return { status: 500, body: { error: { message: `no generation scripted for ${view.model} #${at}` } } };
         if ('raw' in step) return { content: step.raw };
         if ('statement' in step) return json({ exhausted: true, exhaustion_statement: step.statement, terms: (step.terms ?? []).map(termText) });
-        return json(view.kind === 'generate' ? { terms: step.terms.map(termText) } : { exhausted: false, terms: step.terms.map(termText) });
+        return json(view.kind === 'generate' ? { terms: step.terms.map(termText) } : { exhausted: false, exhaustion_statement: null, terms: step.terms.map(termText) });
       }
       case 'respond':
       case 'counter':
