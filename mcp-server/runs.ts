@@ -142,8 +142,8 @@ export class RunManager {
     return metas.filter((meta): meta is RunMeta => meta !== undefined).sort((a, b) => b.createdAt.localeCompare(a.createdAt));
   }
 
-  async analyze(protocolName: string, output: unknown): Promise<RunAnalysis> {
-    return (await this.protocol(protocolName)).analyze(output);
+  async analyze(protocolName: string, output: unknown, runId?: string): Promise<RunAnalysis> {
+    return (await this.protocol(protocolName)).analyze(output, runId ? { dir: runDir(this.deps.home, runId) } : {});
   }
 
   private async protocol(name: string): Promise<AnyRunProtocol> {

@@ -12,8 +12,11 @@ export interface RunProtocol<Config, Output> {
   readonly name: 'dialogic' | 'debate';
   readonly configSchema: z.ZodType<Config>;
   run(config: Config, ctx: RunContext): Promise<Output>;
-  /** Measures recomputed from a saved output file (ours, or a foreign file the protocol tolerates). */
-  analyze(output: unknown): RunAnalysis;
+  /**
+   * Measures recomputed from a saved output file (ours, or a foreign file the protocol tolerates).
+   * `dir` is the run's folder when the output belongs to a run (extra files such as a baseline).
+   */
+  analyze(output: unknown, context?: { dir?: string }): RunAnalysis | Promise<RunAnalysis>;
 }
 
 export interface RunContext {

@@ -15,7 +15,7 @@ export const runResultTool = (deps: ServerDeps) =>
     async handler({ runId, path, protocol }) {
       if (runId) {
         const { meta, output } = await deps.runs.output(runId);
-        const analysis = await deps.runs.analyze(meta.protocol, output);
+        const analysis = await deps.runs.analyze(meta.protocol, output, meta.runId);
         return { run: runView(meta), output, measures: analysis.measures, table: analysis.table };
       }
       if (!path || !protocol) throw new ToolRefusal('give runId, or path with protocol (dialogic or debate)');

@@ -1,14 +1,22 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import type { RunProtocol } from '../run-protocol.js';
-import { DialogicConfig } from '../../schemas/dialogic.js';
+import { DialogicConfig, type DialogicRun } from '../../schemas/dialogic.js';
 import { analyzeDialogic } from './analyze.js';
-import { runDialogic, type DialogicRunOutput } from './run.js';
+import { runDialogic } from './run.js';
 
-/** The minimal-seed dialogic protocol as the run manager sees it. */
-export const dialogicProtocol: RunProtocol<DialogicConfig, DialogicRunOutput> = {
+/**
+ * The minimal-seed dialogic protocol as the run manager sees it: a run's output is exactly the
+ * seed's full-run JSON; the baseline stays beside it (baseline.json) and the measures read it.
+ */
+export const dialogicProtocol: RunProtocol<DialogicConfig, DialogicRun> = {
   name: 'dialogic',
   configSchema: DialogicConfig,
-  run: runDialogic,
-  analyze: (output) => analyzeDialogic(output),
+  run: async (config, ctx) => (await runDialogic(config, ctx)).run,
+  analyze: async (output, context) => {
+    const baseline = context?.dir ? await readFile(join(context.dir, 'baseline.json'), 'utf8').then(JSON.parse, () => undefined) : undefined;
+    return analyzeDialogic(output, baseline === undefined ? {} : { baseline });
+  },
 };
 
 export { runDialogic, type DialogicRunOutput } from './run.js';

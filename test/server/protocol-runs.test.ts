@@ -31,15 +31,21 @@ describe('dialogic and debate runs through the MCP tools', () => {
     const { run: done } = await harness.ok('run_status', { runId: run.runId, waitSeconds: 30 });
     expect(done.status, done.error).toBe('succeeded');
     const result = await harness.ok('run_result', { runId: run.runId });
-    const output = DialogicRun.parse(result.output.run ?? result.output);
+    const output = DialogicRun.parse(result.output);
     expect(output.protocol).toBe('minimal-seed-dialogic');
     expect(output.submitted_terms.map((term) => term.term).sort()).toEqual(expect.arrayContaining(['K alpha', 'K delta']));
     expect(output.dropped_terms.map((term) => term.generation_metadata.status)).toEqual(output.dropped_terms.map(() => 'DROPPED'));
     expect(result.measures).toBeTypeOf('object');
     const audit = (await readFile(run.files.audit, 'utf8')).trim().split('\n').map((line) => JSON.parse(line));
     expect(audit.length).toBeGreaterThan(8);
+    const baseline = JSON.parse(await readFile(run.files.output.replace('output.json', 'baseline.json'), 'utf8'));
+    expect(baseline).toBeTypeOf('object');
     const analyzed = await harness.ok('run_result', { path: run.files.output, protocol: 'dialogic' });
-    expect(analyzed.measures).toEqual(result.measures);
+    // The run's own measures read its baseline (edit distance); a bare file has none.
+    expect(result.measures.edit_distance).not.toBeNull();
+    expect(analyzed.measures.edit_distance).toBeNull();
+    expect(analyzed.measures.by_proposer).toEqual(result.measures.by_proposer);
+    expect(result.measures.proposed).toBe(output.submitted_terms.length + output.dropped_terms.length);
   });
 
   it('runs a 4-agent debate that stops on unanimity and returns its measures', async () => {
