@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { RequestOptions } from '@modelcontextprotocol/sdk/shared/protocol.js';
@@ -26,6 +26,8 @@ export interface ConsultRig {
   stateDir: string;
   /** The environment the parley server runs with (also what a raw `codex exec` should get). */
   env: Record<string, string>;
+  /** The parley server's pid (it carries CODEX_HOME in its environment too). */
+  serverPid: number | null;
   call(name: string, args?: Record<string, unknown>, options?: RequestOptions): Promise<CallToolResult>;
   /** A call that must succeed; returns its structuredContent. */
   ok<T = Record<string, any>>(name: string, args?: Record<string, unknown>, options?: RequestOptions): Promise<T>;
@@ -52,7 +54,8 @@ export async function startConsultRig(script: ResponsesScript, extraEnv: Record<
     PARLEY_CONSULT_TIMEOUT_MS: '30000',
     ...extraEnv,
   };
-  const transport = new StdioClientTransport({ command: process.execPath, args: [SERVER_ENTRY], env, cwd: stateDir, stderr: 'pipe' });
+  // The server runs outside the state folder, so a test can see exactly what it writes there.
+  const transport = new StdioClientTransport({ command: process.execPath, args: [SERVER_ENTRY], env, cwd: dirname(codex.codexHome), stderr: 'pipe' });
   let stderr = '';
   transport.stderr?.on('data', (chunk: Buffer) => {
     stderr = (stderr + chunk.toString()).slice(-20_000);
@@ -70,6 +73,7 @@ export async function startConsultRig(script: ResponsesScript, extraEnv: Record<
     codex,
     stateDir,
     env,
+    serverPid: transport.pid,
     call,
     async ok(name, args, options) {
       const result = await call(name, args, options);
