@@ -1,0 +1,68 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import type { Progress } from '@modelcontextprotocol/sdk/types.js';
+import { processesUsing, until } from '../codex/live-helpers.js';
+import { lastUserText, startConsultRig, type ConsultRig } from './rig.js';
+
+let rig: ConsultRig | undefined;
+afterEach(async () => {
+  await rig?.close();
+  rig = undefined;
+});
+
+const REPLY = '1. INFERENCE: Retry with jitter.\n2. GUESS: Cap retries at five.';
+
+/** The "slow" question answers after 3 s, the "stuck" one after 20 s (it gets canceled first). */
+function consultee({ body }: { body: unknown }) {
+  return { text: REPLY, delayMs: lastUserText(body).includes('stuck') ? 20_000 : 3_000 };
+}
+
+describe('a consult that outlives waitSeconds (stdio, real codex)', () => {
+  it("returns 'running', then the reply on the next call, with progress notifications", async () => {
+    rig = await startConsultRig(consultee);
+    const r = rig;
+    const id: string = (await r.ok('delib_start', { question: 'slow: how should clients retry?' })).deliberationId;
+    const progress: Progress[] = [];
+    const onprogress = (p: Progress) => progress.push(p);
+
+    const waiting = await r.ok('delib_consult', { deliberationId: id, waitSeconds: 1 }, { onprogress });
+    expect(waiting.consult.status).toBe('running');
+    expect(waiting.status).toMatchObject({ n: 1, replyRecorded: false });
+    const done = await r.ok('delib_consult', { deliberationId: id, waitSeconds: 30 }, { onprogress });
+    expect(done.consult).toMatchObject({ status: 'done', kind: 'first', reply: REPLY });
+    expect(done.status).toMatchObject({ n: 1, replyRecorded: true });
+    // One Codex turn served both calls.
+    expect(r.server.requests).toHaveLength(1);
+    expect(progress.length).toBeGreaterThan(0);
+    expect(progress.map((p) => p.message)).toContain('codex: turn.completed');
+    expect(progress.map((p) => p.progress)).toEqual([...progress.map((p) => p.progress)].sort((a, b) => a - b));
+  });
+
+  it('cancel mid-consult leaves the state unchanged and no codex process behind', async () => {
+    rig = await startConsultRig(consultee);
+    const r = rig;
+    const id: string = (await r.ok('delib_start', { question: 'stuck: how should clients retry?' })).deliberationId;
+    const before = await r.stateFile(id);
+    const waiting = await r.ok('delib_consult', { deliberationId: id, waitSeconds: 0.2 });
+    expect(waiting.consult.status).toBe('running');
+    // Codex is mid-turn: its request reached the model server and waits for the answer.
+    await until(() => r.server.requests.length === 1, 'codex to send its request');
+    const codexProcesses = () => processesUsing(r.codex.codexHome).filter((pid) => pid !== r.serverPid);
+    expect(codexProcesses().length).toBeGreaterThan(0);
+
+    const canceled = await r.ok('delib_consult', { deliberationId: id, cancel: true });
+    expect(canceled.consult.status).toBe('canceled');
+    expect(canceled.effects).toEqual(['consult canceled; the state is unchanged']);
+    await until(() => codexProcesses().length === 0, 'the codex process group to be gone', 5_000);
+
+    const after = await r.stateFile(id);
+    expect(after).toEqual(before);
+    const audit = await r.audit(id);
+    expect(audit.map((a) => a.type)).toEqual(['move', 'consult-request', 'consult-error']);
+    expect(audit[2]).toMatchObject({ kind: 'canceled' });
+    // The deliberation is still usable: the next consult starts over (and is canceled again here).
+    const again = await r.ok('delib_consult', { deliberationId: id, waitSeconds: 0 });
+    expect(again.consult.status).toBe('running');
+    await r.ok('delib_consult', { deliberationId: id, cancel: true });
+    await until(() => codexProcesses().length === 0, 'the second codex process group to be gone', 5_000);
+  });
+});
