@@ -8,6 +8,7 @@ const benches: Bench[] = [
   { name: 'MCP server (stdio, SDK client)', run: benchMcp },
   { name: 'state store', run: async () => (await import('./store.js')).benchStore() },
   { name: 'Codex consult vs raw codex exec', run: async () => (await import('./codex.js')).benchCodex() },
+  { name: 'delib_consult over stdio vs raw codex exec; prompt bytes per iteration', run: async () => (await import('./consult.js')).benchConsult() },
   { name: 'debate rounds', run: async () => (await import('./debate.js')).benchDebate() },
 ];
 
