@@ -69,7 +69,7 @@ describe('codex process control', () => {
     await until(() => processesRunning(marker).length > 0, 'the tool command to start');
     controller.abort();
     expect((await failure(pending)).kind).toBe('canceled');
-    await until(() => processesRunning(marker).length === 0 && processesUsing(rig.codexHome).length === 0, 'the command and codex to exit', 5_000);
+    await until(() => processesRunning(marker).length === 0 && processesUsing(rig.codexHome).length === 0, 'the command and codex to exit', 15_000);
   });
 
   it('an already aborted signal never starts codex', async () => {

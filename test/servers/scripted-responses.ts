@@ -1,3 +1,4 @@
+import { strictSchemaProblem } from '../../wrapper/strict-schema.js';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 
@@ -59,6 +60,13 @@ export async function startScriptedResponses(script: ResponsesScript): Promise<S
     requests.push({ body, path });
     if (req.method !== 'POST' || !path.endsWith('/responses')) {
       sendJsonError(res, 404, `scripted-responses: no route for ${req.method} ${path}`);
+      return;
+    }
+    // Like the real API: a strict json_schema that strict mode cannot accept is a 400, before any script.
+    const format = (body as { text?: { format?: { type?: string; strict?: boolean; schema?: unknown } } } | undefined)?.text?.format;
+    const strictProblem = format?.type === 'json_schema' && format.strict ? strictSchemaProblem(format.schema) : undefined;
+    if (strictProblem) {
+      sendJsonError(res, 400, `Invalid schema for response_format: ${strictProblem}`);
       return;
     }
     const index = responsesServed++;

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { BackendError, type Backend, type Conversation, type ModelReply, type SendOptions } from '../backend.js';
 import { runCodex, type CodexCallOptions } from './run.js';
+import { strictSchemaProblem } from '../strict-schema.js';
 
 /**
  * A Backend over `codex exec`: `codex` (Codex's configured model) or `codex:<model>`.
@@ -23,7 +24,7 @@ export function createCodexBackend(spec: string, defaults: Partial<CodexCallOpti
         ...(model ? { model } : {}),
         ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}),
         ...(options.signal ? { signal: options.signal } : {}),
-        ...(options.jsonSchema ? { outputSchema: z.toJSONSchema(options.jsonSchema.schema, { target: 'draft-7' }) as object } : {}),
+        ...strictOutputSchema(options),
       });
       return {
         text: result.answer,
@@ -34,6 +35,16 @@ export function createCodexBackend(spec: string, defaults: Partial<CodexCallOpti
       };
     },
   };
+}
+
+/**
+ * Codex always sends --output-schema as strict; a schema strict mode refuses would make the provider
+ * answer 400. Such schemas are left to the prompt's own description and the caller's validation.
+ */
+function strictOutputSchema(options: SendOptions): { outputSchema?: object } {
+  if (!options.jsonSchema) return {};
+  const schema = z.toJSONSchema(options.jsonSchema.schema, { target: 'draft-7', unrepresentable: 'any' }) as object;
+  return strictSchemaProblem(schema) ? {} : { outputSchema: schema };
 }
 
 function firstPrompt(conversation: Conversation, prompt: string): string {
