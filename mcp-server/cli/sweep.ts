@@ -1,0 +1,138 @@
+import { readFile } from 'node:fs/promises';
+import { Command, InvalidArgumentError, Option } from 'commander';
+import { parse as parseYaml } from 'yaml';
+import {
+  createSweepProgress,
+  loadSweepMatrix,
+  mergeSweeps,
+  parseShard,
+  runSweep,
+  summarizeSweep,
+  writeSummaryFiles,
+  type Shard,
+} from '../../protocols/sweep/index.js';
+import { PriceTable } from '../../schemas/sweep.js';
+
+interface RunOptions {
+  out?: string;
+  concurrency: number;
+  shard?: Shard;
+  perBackend: Record<string, number>;
+  prices?: string;
+  progress: 'auto' | 'tty' | 'plain';
+}
+
+/**
+ * `parley sweep matrix.yaml --out dir/` runs a sweep (or one shard of it) and resumes it when rerun;
+ * `parley sweep merge` combines shard folders; `parley sweep summarize` tabulates the measures.
+ */
+export function registerSweepCommand(program: Command): void {
+  const sweep = program
+    .command('sweep')
+    .description('run every combination of a sweep file; rerunning skips finished runs and continues interrupted ones')
+    .argument('[matrix]', 'the sweep file (YAML or JSON)')
+    .option('--out <dir>', 'the sweep folder: one file per run, plus sweep.json and totals.json (required)')
+    .option('--concurrency <n>', 'runs in flight at once', parsePositive, 4)
+    .option('--shard <i/n>', 'run only the i-th of n deterministic shares of the sweep (1-based)', parseShardOption)
+    .option('--per-backend <[spec=]n>', 'model calls in flight per backend, e.g. 4 or openai:gpt-4.1=2 (repeatable)', collectLimit, {})
+    .option('--prices <file>', 'a price table (YAML or JSON, USD per million tokens) over the defaults and the sweep file')
+    .addOption(new Option('--progress <mode>', 'progress display').choices(['auto', 'tty', 'plain']).default('auto'))
+    .action(async (matrixPath: string | undefined, options: RunOptions) => {
+      await reportFailure(() => runCommand(matrixPath, options));
+    });
+
+  sweep
+    .command('merge <dirs...>')
+    .description('combine the folders of several shards of one sweep')
+    .requiredOption('--out <dir>', 'the merged folder (may be one of the inputs)')
+    .action(async (dirs: string[], options: { out: string }) => {
+      await reportFailure(async () => {
+        const report = await mergeSweeps(dirs, options.out);
+        const missing = report.missingShards.length ? `; shards never merged: ${report.missingShards.join(', ')}` : '';
+        process.stdout.write(`merged ${dirs.length} folder(s) into ${report.dir}: ${report.finished}/${report.totalRuns} runs finished${missing}\n`);
+        if (report.unfinished.length) process.stdout.write(`unfinished: ${report.unfinished.join(', ')}\n`);
+      });
+    });
+
+  sweep
+    .command('summarize <dir>')
+    .description('one table of the measures by parameter (writes summary.csv, summary.md, runs.csv)')
+    .option('--by <params>', 'comma-separated parameters to group by (default: all)')
+    .addOption(new Option('--format <format>', 'what to print').choices(['markdown', 'csv', 'json']).default('markdown'))
+    .action(async (dir: string, options: { by?: string; format: 'markdown' | 'csv' | 'json' }) => {
+      await reportFailure(async () => {
+        const by = options.by?.split(',').map((name) => name.trim()).filter(Boolean);
+        const summary = await summarizeSweep(dir, by ? { by } : {});
+        await writeSummaryFiles(dir, summary);
+        if (options.format === 'json') process.stdout.write(JSON.stringify({ by: summary.by, rows: summary.rows, unfinished: summary.unfinished }, null, 2) + '\n');
+        else process.stdout.write(options.format === 'csv' ? summary.csv : summary.markdown);
+        if (summary.unfinished.length) process.stderr.write(`${summary.unfinished.length} run(s) not finished yet are not in the table\n`);
+      });
+    });
+}
+
+async function runCommand(matrixPath: string | undefined, options: RunOptions): Promise<void> {
+  if (!matrixPath) throw new Error('name the sweep file: parley sweep matrix.yaml --out dir/');
+  if (!options.out) throw new Error('give the sweep folder: --out dir/');
+  const matrix = await loadSweepMatrix(matrixPath);
+  const prices = options.prices ? PriceTable.parse(parseYaml(await readFile(options.prices, 'utf8'))) : undefined;
+  const progress = createSweepProgress(process.stderr, options.progress === 'auto' ? process.stderr.isTTY === true : options.progress === 'tty');
+  const controller = new AbortController();
+  const onSignal = () => controller.abort(new Error('sweep interrupted'));
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+  try {
+    const report = await runSweep(matrix, {
+      outDir: options.out,
+      concurrency: options.concurrency,
+      ...(options.shard && { shard: options.shard }),
+      ...(prices && { prices }),
+      perBackend: options.perBackend,
+      signal: controller.signal,
+      onEvent: progress.onEvent,
+    });
+    progress.finish();
+    const { totals } = report;
+    const cost = totals.costUsd === null ? 'cost unknown (a backend has no price)' : `$${totals.costUsd.toFixed(4)}`;
+    process.stdout.write(
+      `sweep ${report.dir}: ran ${report.ran.length}, already finished ${report.skipped.length}, failed ${report.failed.length}; ` +
+        `all runs so far ${totals.usage.inputTokens.toLocaleString('en-US')} input + ${totals.usage.outputTokens.toLocaleString('en-US')} output tokens, ${cost}\n`,
+    );
+    if (controller.signal.aborted) {
+      process.stderr.write('interrupted: rerun the same command to continue\n');
+      process.exitCode = 130;
+    } else if (report.failed.length) process.exitCode = 1;
+  } finally {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+  }
+}
+
+async function reportFailure(work: () => Promise<void>): Promise<void> {
+  try {
+    await work();
+  } catch (error) {
+    console.error(`parley sweep: ${error instanceof Error ? error.message : String(error)}`);
+    process.exitCode = 1;
+  }
+}
+
+function parsePositive(value: string): number {
+  const parsed = Number(value);
+  if (!Number.isInteger(parsed) || parsed < 1) throw new InvalidArgumentError('a whole number of at least 1');
+  return parsed;
+}
+
+function parseShardOption(value: string): Shard {
+  try {
+    return parseShard(value);
+  } catch (error) {
+    throw new InvalidArgumentError((error as Error).message);
+  }
+}
+
+function collectLimit(value: string, previous: Record<string, number>): Record<string, number> {
+  const equals = value.lastIndexOf('=');
+  const key = equals === -1 ? 'default' : value.slice(0, equals);
+  return { ...previous, [key]: parsePositive(equals === -1 ? value : value.slice(equals + 1)) };
+}

@@ -1,0 +1,147 @@
+import { createHash } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import { parse as parseYaml } from 'yaml';
+import { LabelledValue, SweepMatrix, type SweepMatrixInput, type SweepRunPlan } from '../../schemas/sweep.js';
+
+/** Reads a sweep file (YAML or JSON, which is YAML too) and validates it. */
+export async function loadSweepMatrix(path: string): Promise<SweepMatrix> {
+  return parseSweepMatrix(parseYaml(await readFile(path, 'utf8')));
+}
+
+export function parseSweepMatrix(input: unknown): SweepMatrix {
+  const parsed = SweepMatrix.safeParse(input);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new Error(`invalid sweep file at ${issue?.path.join('.') || '(top)'}: ${issue?.message ?? 'unknown problem'}`);
+  }
+  return parsed.data;
+}
+
+interface Choice {
+  param: string;
+  label: string;
+  set: Record<string, unknown>;
+}
+
+/** Every run of the sweep in a fixed order: combinations in product order, repetitions inside. */
+export function expandSweep(input: SweepMatrix | SweepMatrixInput): SweepRunPlan[] {
+  const matrix = SweepMatrix.parse(input);
+  const combinations = matrix.runs ? matrix.runs.map((entry) => Object.entries(entry).map(([param, value]) => choiceOf(param, value))) : product(matrix.matrix ?? {});
+  const plans: SweepRunPlan[] = [];
+  for (const combination of combinations) {
+    const config = structuredClone(matrix.base);
+    for (const choice of combination) for (const [path, value] of Object.entries(choice.set)) setPath(config, path, value);
+    const params = Object.fromEntries(combination.map((choice) => [choice.param, choice.label]));
+    const key = runKey(matrix.protocol, config);
+    for (let repetition = 1; repetition <= matrix.repetitions; repetition += 1) {
+      plans.push({ id: runIdFor(matrix.protocol, combination, key, repetition), index: plans.length, protocol: matrix.protocol, repetition, params, config });
+    }
+  }
+  const ids = new Set(plans.map((plan) => plan.id));
+  if (ids.size !== plans.length) throw new Error('two combinations of the sweep give the same configuration: remove the duplicate values');
+  return plans;
+}
+
+function product(matrix: Record<string, unknown[]>): Choice[][] {
+  let combinations: Choice[][] = [[]];
+  for (const [param, values] of Object.entries(matrix)) {
+    const choices = values.map((value) => choiceOf(param, value));
+    const labels = new Set(choices.map((choice) => choice.label));
+    if (labels.size !== choices.length) throw new Error(`parameter ${param} has two values with the same label: give them distinct labels`);
+    combinations = combinations.flatMap((combination) => choices.map((choice) => [...combination, choice]));
+  }
+  return combinations;
+}
+
+function choiceOf(param: string, value: unknown): Choice {
+  const labelled = LabelledValue.safeParse(value);
+  if (labelled.success && isPlainObject(value)) {
+    return { param, label: labelled.data.label ?? shortHash(labelled.data.set), set: labelled.data.set };
+  }
+  return { param, label: labelOf(value), set: { [param]: value } };
+}
+
+function labelOf(value: unknown): string {
+  if (value === null) return 'none';
+  if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') return String(value);
+  if (Array.isArray(value)) return `n${value.length}`;
+  return shortHash(value);
+}
+
+/** Sets `a.b.c` inside `target`; a null value removes the key. */
+export function setPath(target: Record<string, unknown>, path: string, value: unknown): void {
+  const parts = path.split('.');
+  let node = target;
+  for (const part of parts.slice(0, -1)) {
+    const next = node[part];
+    if (!isPlainObject(next)) node[part] = {};
+    node = node[part] as Record<string, unknown>;
+  }
+  const last = parts.at(-1)!;
+  if (value === null) delete node[last];
+  else node[last] = structuredClone(value);
+}
+
+/** JSON with object keys sorted, so equal configurations hash equally on every machine. */
+export function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (isPlainObject(value)) {
+    const entries = Object.keys(value)
+      .sort()
+      .filter((key) => value[key] !== undefined)
+      .map((key) => `${JSON.stringify(key)}:${canonicalJson(value[key])}`);
+    return `{${entries.join(',')}}`;
+  }
+  return JSON.stringify(value);
+}
+
+const sha = (text: string) => createHash('sha256').update(text).digest('hex');
+const shortHash = (value: unknown) => sha(canonicalJson(value)).slice(0, 8);
+const runKey = (protocol: string, config: Record<string, unknown>) => sha(canonicalJson({ protocol, config })).slice(0, 10);
+
+/**
+ * `<protocol>-<labels>-<hash of the configuration>-r<repetition>`: the hash makes it unique and
+ * stable, the labels make it readable. At most 64 characters (a SafeId).
+ */
+function runIdFor(protocol: string, combination: Choice[], key: string, repetition: number): string {
+  const prefix = protocol === 'dialogic' ? 'dlg' : 'deb';
+  const suffix = `${key}-r${repetition}`;
+  const room = 64 - prefix.length - suffix.length - 2;
+  const labels = combination
+    .map((choice) => choice.label)
+    .join('-')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, Math.max(room, 0))
+    .replace(/-+$/, '');
+  return labels ? `${prefix}-${labels}-${suffix}` : `${prefix}-${suffix}`;
+}
+
+/** A hash of the whole expanded sweep: shards of one sweep agree on it. */
+export function sweepHashOf(plans: readonly SweepRunPlan[]): string {
+  return sha(canonicalJson(plans.map((plan) => ({ id: plan.id, config: plan.config })))).slice(0, 16);
+}
+
+export interface Shard {
+  index: number;
+  count: number;
+}
+
+/** `i/n` with 1 <= i <= n. */
+export function parseShard(text: string): Shard {
+  const match = /^(\d+)\/(\d+)$/.exec(text.trim());
+  const index = Number(match?.[1]);
+  const count = Number(match?.[2]);
+  if (!match || count < 1 || index < 1 || index > count) throw new Error(`invalid shard "${text}": write i/n with 1 <= i <= n, e.g. 2/4`);
+  return { index, count };
+}
+
+/** Round robin over the expanded order: balanced, and the same on every machine. */
+export function selectShard(plans: readonly SweepRunPlan[], shard: Shard): SweepRunPlan[] {
+  return plans.filter((plan) => plan.index % shard.count === shard.index - 1);
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

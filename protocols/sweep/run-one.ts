@@ -1,0 +1,80 @@
+import { randomBytes } from 'node:crypto';
+import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { runDebateToFile } from '../debate/run-to-file.js';
+import { runDialogicToFile } from '../dialogic/run-to-file.js';
+import type { RunProgress } from '../run-protocol.js';
+import type { DebateConfigInput } from '../../schemas/debate.js';
+import type { DialogicConfigInput } from '../../schemas/dialogic.js';
+import { SweepRunResult, type PriceTable, type SweepRunPlan } from '../../schemas/sweep.js';
+import { openAuditLog } from '../../state/audit-log.js';
+import type { Backend } from '../../wrapper/backend.js';
+import { spendFromAudit } from './spend.js';
+
+/** Where a run's files go inside a sweep folder. */
+export const runFiles = (sweepDir: string, id: string) => ({
+  output: join(sweepDir, `${id}.json`),
+  dir: join(sweepDir, `${id}.run`),
+  result: join(sweepDir, `${id}.run`, 'result.json'),
+  audit: join(sweepDir, `${id}.run`, 'audit.jsonl'),
+});
+
+export async function readRunResult(sweepDir: string, id: string): Promise<SweepRunResult | undefined> {
+  try {
+    const parsed = SweepRunResult.safeParse(JSON.parse(await readFile(runFiles(sweepDir, id).result, 'utf8')));
+    return parsed.success ? parsed.data : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export async function writeJsonFile(path: string, value: unknown): Promise<void> {
+  await mkdir(dirname(path), { recursive: true });
+  const temporary = `${path}.${randomBytes(6).toString('hex')}.tmp`;
+  await writeFile(temporary, JSON.stringify(value, null, 2) + '\n', 'utf8');
+  await rename(temporary, path);
+}
+
+export interface RunOneOptions {
+  sweepDir: string;
+  backendFor: (spec: string) => Backend;
+  prices: PriceTable;
+  signal: AbortSignal;
+  onProgress?: (update: RunProgress) => void;
+  now?: () => Date;
+}
+
+/**
+ * Runs (or continues, from its audit log) one run of a sweep and records how it ended. A canceled
+ * attempt records nothing: the next sweep continues it like a crashed one.
+ */
+export async function runOne(plan: SweepRunPlan, options: RunOneOptions): Promise<SweepRunResult | undefined> {
+  const files = runFiles(options.sweepDir, plan.id);
+  const now = options.now ?? (() => new Date());
+  const previous = await readRunResult(options.sweepDir, plan.id);
+  const startedAt = now().toISOString();
+  let error: string | undefined;
+  try {
+    const common = { outPath: files.output, dir: files.dir, backendFor: options.backendFor, signal: options.signal, ...(options.onProgress && { onProgress: options.onProgress }) };
+    if (plan.protocol === 'dialogic') await runDialogicToFile(plan.config as DialogicConfigInput, { ...common, now });
+    else await runDebateToFile(plan.config as DebateConfigInput, { ...common, runId: plan.id });
+  } catch (caught) {
+    if (options.signal.aborted) return undefined;
+    error = caught instanceof Error ? caught.message : String(caught);
+  }
+  const spend = spendFromAudit(await openAuditLog(files.audit).readAll(), options.prices);
+  const result: SweepRunResult = {
+    kind: 'parley.sweep-run',
+    id: plan.id,
+    status: error === undefined ? 'ok' : 'failed',
+    params: plan.params,
+    repetition: plan.repetition,
+    attempts: (previous?.attempts ?? 0) + 1,
+    startedAt: previous?.startedAt ?? startedAt,
+    finishedAt: now().toISOString(),
+    ...(error !== undefined && { error }),
+    ...spend,
+  };
+  await writeJsonFile(files.result, result);
+  return result;
+}
