@@ -1,0 +1,82 @@
+import * as vega from 'vega';
+import { compile, type TopLevelSpec } from 'vega-lite';
+
+/** Vega-Lite charts rendered to SVG strings in Node (no browser, no canvas, no network). */
+
+export const FONT = 'system-ui, -apple-system, Segoe UI, Roboto, Helvetica, Arial, sans-serif';
+
+const CONFIG = {
+  font: FONT,
+  background: 'white',
+  view: { stroke: '#dde2ea' },
+  axis: { labelColor: '#5b6475', titleColor: '#1d2433', gridColor: '#edf0f5', domainColor: '#c7ceda', tickColor: '#c7ceda', labelFontSize: 11, titleFontSize: 12 },
+  legend: { labelColor: '#1d2433', titleColor: '#5b6475', labelFontSize: 11, titleFontSize: 11, labelLimit: 220 },
+  title: { fontSize: 13, fontWeight: 600, anchor: 'start', color: '#1d2433', offset: 8 },
+  range: { category: ['#2f5da8', '#d1603d', '#1e7b4a', '#8e44ad', '#b8860b', '#17a2b8', '#c0392b', '#5d6d7e'] },
+} as const;
+
+export async function vegaLiteSvg(spec: TopLevelSpec): Promise<string> {
+  const compiled = compile({ ...spec, config: { ...CONFIG, ...(spec.config ?? {}) } } as TopLevelSpec).spec;
+  const view = new vega.View(vega.parse(compiled), { renderer: 'none' });
+  try {
+    const svg = await view.toSVG();
+    return svg.replace(/^<svg /, '<svg role="img" ');
+  } finally {
+    view.finalize();
+  }
+}
+
+export interface SeriesPoint {
+  x: number;
+  y: number | null;
+  series: string;
+}
+
+/** One measure per round (or cycle), one line per series; null values leave a gap. */
+export function lineChart(points: SeriesPoint[], options: { title: string; x: string; y: string; width?: number; yDomain?: [number, number] }): Promise<string> {
+  const multi = new Set(points.map((p) => p.series)).size > 1;
+  return vegaLiteSvg({
+    $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
+    title: options.title,
+    width: options.width ?? 300,
+    height: 170,
+    data: { values: points.filter((p) => p.y !== null) },
+    mark: { type: 'line', point: { size: 45, filled: true }, strokeWidth: 2 },
+    encoding: {
+      x: { field: 'x', type: 'quantitative', title: options.x, axis: { tickMinStep: 1, format: 'd' } },
+      y: { field: 'y', type: 'quantitative', title: options.y, ...(options.yDomain && { scale: { domain: options.yDomain } }) },
+      color: multi ? { field: 'series', type: 'nominal', title: null, legend: { orient: 'bottom', direction: 'horizontal' } } : { value: '#2f5da8' },
+      tooltip: [{ field: 'series' }, { field: 'x' }, { field: 'y' }],
+    },
+  } as TopLevelSpec);
+}
+
+export interface BarDatum {
+  category: string;
+  group: string;
+  value: number;
+}
+
+/** Grouped or stacked bars: categories on x, groups as colours. */
+export function barChart(data: BarDatum[], options: { title: string; x: string; y: string; stack?: boolean; width?: number; colors?: Record<string, string> }): Promise<string> {
+  const groups = [...new Set(data.map((d) => d.group))];
+  const color = options.colors
+    ? { field: 'group', type: 'nominal', title: null, scale: { domain: groups, range: groups.map((g) => options.colors?.[g] ?? '#5d6d7e') }, legend: { orient: 'bottom' } }
+    : { field: 'group', type: 'nominal', title: null, legend: { orient: 'bottom' } };
+  return vegaLiteSvg({
+    $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
+    title: options.title,
+    // Without a width the bars keep a fixed step, so one or two categories do not become slabs.
+    width: options.width ?? { step: options.stack ? 64 : Math.max(56, 18 * groups.length + 16) },
+    height: 170,
+    data: { values: data },
+    mark: { type: 'bar', cornerRadiusEnd: 2 },
+    encoding: {
+      x: { field: 'category', type: 'ordinal', title: options.x, sort: null, axis: { labelAngle: 0, labelLimit: 120 } },
+      y: { field: 'value', type: 'quantitative', title: options.y, stack: options.stack ? 'zero' : null },
+      ...(options.stack ? {} : { xOffset: { field: 'group', sort: groups } }),
+      color,
+      tooltip: [{ field: 'category' }, { field: 'group' }, { field: 'value' }],
+    },
+  } as TopLevelSpec);
+}

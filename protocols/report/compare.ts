@@ -1,0 +1,115 @@
+import { analyzeDebate } from '../debate/analyze.js';
+import { measureDialogic } from '../dialogic/analyze.js';
+import { barChart, lineChart } from './charts.js';
+import { esc, figure, fmt, page, pct, table } from './html.js';
+import { mdSection, mdTable, mdText } from './markdown.js';
+import type { ReportKind, ReportSource } from './source.js';
+
+type Row = [string, ...(string | number | null)[]];
+
+/** The headline measures of one protocol, one column per run. */
+function measureRows(kind: ReportKind, sources: ReportSource[]): Row[] {
+  if (kind === 'argumentation') {
+    const states = sources.flatMap((s) => (s.kind === 'argumentation' ? [s.state] : []));
+    const row = (name: string, pick: (st: (typeof states)[number]) => string | number | null): Row => [name, ...states.map(pick)];
+    return [
+      row('question', (st) => st.question.slice(0, 160)),
+      row('mode / framing', (st) => `${st.mode} / ${st.framing}`),
+      row('iterations', (st) => st.n),
+      row('ended by', (st) => st.termination?.reason ?? st.status),
+      row('agreed', (st) => st.buckets.agreed.length),
+      row('dismissed', (st) => st.buckets.dismissed.length),
+      row('unresolved', (st) => st.buckets.unresolved.length),
+      row('not evaluated', (st) => st.notEvaluated.length),
+      row('challenges', (st) => st.challenges.length),
+      row('ledger facts (verified)', (st) => `${st.ledger.length} (${st.ledger.filter((f) => f.tag === 'verified').length})`),
+      row('arbiter flagged', (st) => (st.arbitration ? pct(st.arbitration.flaggedRatio) : null)),
+    ];
+  }
+  if (kind === 'dialogic') {
+    const ms = sources.flatMap((s) => (s.kind === 'dialogic' ? [measureDialogic(s.run, s.baseline === undefined ? {} : { baseline: s.baseline })] : []));
+    const row = (name: string, pick: (m: (typeof ms)[number]) => string | number | null): Row => [name, ...ms.map(pick)];
+    const survivalOf = (group: Record<string, { survival_rate: number | null; submitted: number; proposed: number }>, key: string) => (group[key] ? `${group[key].submitted}/${group[key].proposed} (${pct(group[key].survival_rate)})` : null);
+    return [
+      row('models', (m) => `${m.models.model_a} / ${m.models.model_b}`),
+      row('personas', (m) => `${m.personas.model_a} / ${m.personas.model_b}`),
+      row('proposed / submitted / dropped', (m) => `${m.proposed} / ${m.submitted} / ${m.dropped}`),
+      row('survival', (m) => pct(m.survival_rate)),
+      row('survival, proposer A', (m) => survivalOf(m.by_proposer, 'model_a')),
+      row('survival, proposer B', (m) => survivalOf(m.by_proposer, 'model_b')),
+      row('survival, husserlian', (m) => survivalOf(m.by_persona, 'husserlian')),
+      row('survival, heideggerian', (m) => survivalOf(m.by_persona, 'heideggerian')),
+      row('immediate KEEP', (m) => pct(m.immediate_keep.rate)),
+      row('mean exchanges per term', (m) => fmt(m.exchanges.mean_per_term, 2)),
+      row('proposer yield rate', (m) => pct(m.proposer_replies.yield_rate)),
+      row('edit distance (normalised)', (m) => (m.edit_distance ? pct(m.edit_distance.mean_normalised) : null)),
+      row('negotiation cycles', (m) => m.cycles.length),
+    ];
+  }
+  const ss = sources.flatMap((s) => (s.kind === 'debate' ? [analyzeDebate(s.transcript).measures.summary] : []));
+  const row = (name: string, pick: (m: (typeof ss)[number]) => string | number | null): Row => [name, ...ss.map(pick)];
+  return [
+    row('agents / rounds', (m) => `${m.agentCount} / ${m.roundsRun}`),
+    row('stopped by', (m) => m.stopReason),
+    row('final answer', (m) => m.finalMajorityAnswer),
+    row('final agreement', (m) => `${m.agentsInAgreement}/${m.agentCount}`),
+    row('right', (m) => (m.finalCorrect === null ? null : m.finalCorrect ? 'yes' : 'no')),
+    row('JS first → final', (m) => `${fmt(m.jsFirst)} → ${fmt(m.jsFinal)}`),
+    row('JS collapse ratio', (m) => fmt(m.jsCollapseRatioOverall)),
+    row('conformity / obstinacy', (m) => `${fmt(m.conformity, 2)} / ${fmt(m.obstinacy, 2)}`),
+    row('agents changed', (m) => m.howManyAgentsChanged),
+    row('sycophancy rounds', (m) => m.sycophancyRounds.join(', ') || 'none'),
+    row('ignored claims', (m) => m.ignoredClaims),
+    row('dominant agent', (m) => m.dominantAgent),
+    row('format / call failures', (m) => `${m.formatFailures} / ${m.callFailures}`),
+    row('tokens in / out', (m) => `${m.inputTokens} / ${m.outputTokens}`),
+  ];
+}
+
+function groups(sources: ReportSource[]): [ReportKind, ReportSource[]][] {
+  const kinds: ReportKind[] = ['argumentation', 'dialogic', 'debate'];
+  return kinds.map((kind): [ReportKind, ReportSource[]] => [kind, sources.filter((s) => s.kind === kind)]).filter(([, list]) => list.length > 0);
+}
+
+async function charts(kind: ReportKind, sources: ReportSource[]): Promise<string> {
+  if (kind === 'debate') {
+    const rounds = sources.flatMap((s) => (s.kind === 'debate' ? analyzeDebate(s.transcript).measures.rounds.map((r) => ({ ...r, label: s.label })) : []));
+    const svgs = await Promise.all([
+      lineChart(rounds.map((r) => ({ x: r.round, y: r.js, series: r.label })), { title: 'JS divergence per round (bits)', x: 'round', y: 'bits' }),
+      lineChart(rounds.map((r) => ({ x: r.round, y: r.agreement, series: r.label })), { title: 'Agreement per round', x: 'round', y: 'share', yDomain: [0, 1] }),
+    ]);
+    return `<div class="charts">${svgs.map((svg) => figure(svg)).join('')}</div>`;
+  }
+  if (kind === 'dialogic') {
+    const data = sources.flatMap((s) => {
+      if (s.kind !== 'dialogic') return [];
+      const m = measureDialogic(s.run, s.baseline === undefined ? {} : { baseline: s.baseline });
+      return Object.entries(m.by_proposer).map(([who, g]) => ({ category: who, group: s.label, value: g.survival_rate ?? 0 }));
+    });
+    return figure(await barChart(data, { title: 'Survival rate by proposer', x: 'proposer', y: 'survival rate' }));
+  }
+  const data = sources.flatMap((s) =>
+    s.kind === 'argumentation'
+      ? (['agreed', 'dismissed', 'unresolved'] as const).map((bucket) => ({ category: bucket, group: s.label, value: s.state.buckets[bucket].length }))
+      : [],
+  );
+  return figure(await barChart(data, { title: 'Bucket sizes', x: 'bucket', y: 'points' }));
+}
+
+export async function compareHtml(sources: ReportSource[]): Promise<string> {
+  const parts = [`<header class="report"><div class="kind">Comparison</div><h1>${sources.length} runs side by side</h1><div class="meta">${sources.map((s) => `<span><b>${esc(s.label)}</b> ${esc(s.kind)}</span>`).join('')}</div></header>`];
+  for (const [kind, list] of groups(sources)) {
+    const rows = measureRows(kind, list);
+    parts.push(`<h2>${esc(kind[0]!.toUpperCase() + kind.slice(1))}</h2>`, table(['measure', ...list.map((s) => s.label)], rows), await charts(kind, list));
+  }
+  return page({ title: sources.map((s) => s.label).join(', '), kind: 'Comparison', body: parts.join('\n') });
+}
+
+export function compareMarkdown(sources: ReportSource[]): string {
+  const parts = [`# Comparison of ${sources.length} runs\n`];
+  for (const [kind, list] of groups(sources)) {
+    const rows = measureRows(kind, list).map(([name, ...values]) => [name, ...values.map((v) => (v === null ? null : typeof v === 'number' ? v : mdText(v, 160)))]);
+    parts.push(mdSection(kind[0]!.toUpperCase() + kind.slice(1), mdTable(['measure', ...list.map((s) => mdText(s.label))], rows)));
+  }
+  return parts.join('\n');
+}

@@ -1,0 +1,116 @@
+import { analyzeDebate, type DebateAnalysis } from '../debate/analyze.js';
+import { DebateTranscript } from '../../schemas/debate.js';
+import { lineChart, type SeriesPoint } from './charts.js';
+import { roundGraphSvg, STANCE_COLORS } from './debate-graph.js';
+import { cards, esc, figure, fmt, header, page, table, tag, type Cell } from './html.js';
+
+export async function debateHtml(input: unknown): Promise<string> {
+  const transcript = DebateTranscript.parse(input);
+  const analysis = analyzeDebate(transcript);
+  const s = analysis.measures.summary;
+  const body = [
+    header('Debate', transcript.question, [
+      ['run', transcript.runId],
+      ['agents', s.agentCount],
+      ['rounds', s.roundsRun],
+      ['stopped by', s.stopReason],
+      ...(transcript.groundTruth ? ([['ground truth', transcript.groundTruth]] as [string, unknown][]) : []),
+    ]),
+    cards([
+      ['final answer', s.finalMajorityAnswer ?? '–'],
+      ['agreement', `${s.agentsInAgreement}/${s.agentCount}`],
+      ['JS first → final', `${fmt(s.jsFirst, 2)} → ${fmt(s.jsFinal, 2)}`],
+      ['agents changed', s.howManyAgentsChanged],
+      ['sycophancy rounds', s.sycophancyRounds.length ? s.sycophancyRounds.join(', ') : 'none'],
+      ['ignored claims', s.ignoredClaims],
+      ['dominant agent', s.dominantAgent ?? 'none'],
+      ['tokens in / out', `${s.inputTokens} / ${s.outputTokens}`],
+    ]),
+    s.finalCorrect === null ? '' : `<p>The final majority answer is <b>${s.finalCorrect ? 'right' : 'wrong'}</b> against the ground truth.</p>`,
+    '<h2>Agents</h2>',
+    agentsTable(transcript, analysis),
+    '<h2>Measures per round</h2>',
+    await charts(analysis),
+    roundsTable(analysis),
+    '<h2>Debate graph per round</h2>',
+    `<p>${(Object.keys(STANCE_COLORS) as (keyof typeof STANCE_COLORS)[]).map((stance) => `<span class="tag" style="background:#fff;border:1px solid ${STANCE_COLORS[stance]};color:${STANCE_COLORS[stance]}">${stance}</span>`).join(' ')} <span class="muted">Dashed grey: an agent's own claim. Dotted box: a claim from an earlier round.</span></p>`,
+    ...(await Promise.all(transcript.rounds.map(async (round) => figure(await roundGraphSvg(transcript, analysis.graph, round.round), `Round ${round.round}`)))),
+    '<h2>Ignored claims</h2>',
+    ignored(analysis),
+    judges(transcript),
+  ].join('\n');
+  return page({ title: transcript.question, kind: 'Debate', body });
+}
+
+function agentsTable(transcript: DebateTranscript, analysis: DebateAnalysis): string {
+  const byId = new Map(analysis.measures.agents.map((a) => [a.agentId, a]));
+  return table(
+    ['agent', 'model', 'role', 'first answer', 'final answer', 'changes', 'in', 'out', 'conformity', 'obstinacy'],
+    transcript.agents.map((agent) => {
+      const m = byId.get(agent.id);
+      return [{ html: `<b>${esc(agent.label)}</b> <span class="muted">${esc(agent.id)}</span>` }, agent.model, agent.role ?? agent.persona ?? null, m?.firstAnswer, m?.finalAnswer, m?.changes, m?.inDegree, m?.outDegree, fmt(m?.conformity, 2), fmt(m?.obstinacy, 2)];
+    }),
+    [5, 6, 7, 8, 9],
+  );
+}
+
+async function charts(analysis: DebateAnalysis): Promise<string> {
+  const rounds = analysis.measures.rounds;
+  const series = (name: string, pick: (r: (typeof rounds)[number]) => number | null): SeriesPoint[] => rounds.map((r) => ({ x: r.round, y: pick(r), series: name }));
+  const hasBeta = rounds.some((r) => r.beta !== null);
+  const hasRho = rounds.some((r) => r.rhoBar !== null);
+  const specs: Promise<string>[] = [
+    lineChart(series('agreement', (r) => r.agreement), { title: 'Agreement (share holding the majority answer)', x: 'round', y: 'share', yDomain: [0, 1] }),
+    lineChart([...series('answers across agents', (r) => r.voteEntropy), ...series('mean agent distribution', (r) => r.meanAgentEntropy)], { title: 'Entropy (bits)', x: 'round', y: 'bits' }),
+    lineChart(series('JS divergence', (r) => r.js), { title: 'Generalized Jensen–Shannon divergence (bits)', x: 'round', y: 'bits' }),
+    lineChart(series('evidence overlap', (r) => r.overlap), { title: 'Evidence overlap (mean pairwise Jaccard)', x: 'round', y: 'Jaccard', yDomain: [0, 1] }),
+    lineChart([...series('rebuttal density', (r) => r.rebuttalDensity), ...series('reference density', (r) => r.referenceDensity)], { title: 'Engagement', x: 'round', y: 'density', yDomain: [0, 1] }),
+  ];
+  if (hasBeta || hasRho) {
+    specs.push(lineChart([...(hasBeta ? series('beta', (r) => r.beta) : []), ...(hasRho ? series('CRIT rho bar', (r) => r.rhoBar) : [])], { title: 'Beta and CRIT rho per round', x: 'round', y: 'value', yDomain: [0, 1] }));
+  }
+  const svgs = await Promise.all(specs);
+  const note = hasBeta ? '' : '<p class="muted">No beta was recorded (the PID controller was off).</p>';
+  return `<div class="charts">${svgs.map((svg) => figure(svg)).join('')}</div>${note}`;
+}
+
+function roundsTable(analysis: DebateAnalysis): string {
+  return table(
+    ['round', 'valid', 'majority', 'agreement', 'H(votes)', 'JS', 'ΔJS', 'overlap', 'sycophancy', 'collapse', 'rebuttals', 'refs (unresolved)', 'beta'],
+    analysis.measures.rounds.map((r) => [
+      r.round, `${r.validAgents}${r.formatFailures + r.callFailures ? ` (${r.formatFailures + r.callFailures} failed)` : ''}`, r.majorityAnswer, fmt(r.agreement, 2), fmt(r.voteEntropy), fmt(r.js), fmt(r.deltaJs), fmt(r.overlap), r.sycophancy === null ? null : String(r.sycophancy), r.collapse ? 'yes' : 'no', fmt(r.rebuttalDensity, 2), `${r.references} (${r.unresolvedReferences})`, fmt(r.beta),
+    ]),
+    [0, 3, 4, 5, 6, 7, 10],
+  );
+}
+
+function ignored(analysis: DebateAnalysis): string {
+  const nodes = new Map(analysis.graph.nodes.map((node) => [node.id, node]));
+  const { ignoredClaims, silenceCandidates } = analysis.measures;
+  const claimsPart = ignoredClaims.length
+    ? table(['claim', 'by', 'round', 'text'], ignoredClaims.map((id) => { const n = nodes.get(id); return [id, n?.agentId ? (nodes.get(n.agentId)?.label ?? n.agentId) : null, n?.round, n?.text]; }), [2])
+    : '<p class="muted">Every claim made before the last round was engaged.</p>';
+  const silence = silenceCandidates.length
+    ? `<h3>Silence read as assent (candidates)</h3>${table(['agent', 'left unanswered', 'round'], silenceCandidates.map((c) => [c.agentId, c.claimId, c.round]), [2])}`
+    : '';
+  return claimsPart + silence;
+}
+
+function judges(transcript: DebateTranscript): string {
+  const crit: Cell[][] = [];
+  const rca: Cell[][] = [];
+  const label = (id: string) => transcript.agents.find((a) => a.id === id)?.label ?? id;
+  for (const round of transcript.rounds) {
+    if (round.crit?.status === 'failure') crit.push([round.round, null, null, null, null, `judge failed: ${round.crit.error ?? ''}`]);
+    for (const score of round.crit?.scores ?? []) {
+      const p = score.pillars;
+      crit.push([round.round, label(score.agentId), fmt(score.gamma, 2), fmt(score.rho, 2), p ? `${fmt(p.logicalValidity, 2)} / ${fmt(p.evidentialSupport, 2)} / ${fmt(p.alternativeConsideration, 2)} / ${fmt(p.causalAlignment, 2)}` : null, score.flags.join(', ') || null]);
+    }
+    if (round.rca?.status === 'failure') rca.push([round.round, null, null, null, `judge failed: ${round.rca.error ?? ''}`]);
+    for (const v of round.rca?.verdicts ?? []) rca.push([round.round, label(v.agentId), tag(v.verdict, v.verdict === 'CONSISTENT' ? 'CONSISTENT' : 'dismissed'), fmt(v.confidence, 2), v.explanation]);
+  }
+  const parts = ['<h2>Judges</h2>'];
+  parts.push('<h3>CRIT</h3>', crit.length ? table(['round', 'agent', 'gamma', 'rho', 'pillars (logic / evidence / alternatives / causal)', 'flags'], crit, [0, 2, 3]) : '<p class="muted">CRIT was not run.</p>');
+  parts.push('<h3>Reasoning–consistency (RCA)</h3>', rca.length ? table(['round', 'agent', 'verdict', 'confidence', 'explanation'], rca, [0, 3]) : '<p class="muted">RCA was not run.</p>');
+  return parts.join('\n');
+}

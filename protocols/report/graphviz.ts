@@ -1,0 +1,44 @@
+import { Graphviz } from '@hpcc-js/wasm-graphviz';
+
+let loading: Promise<Graphviz> | undefined;
+
+/** Graphviz (WebAssembly) is loaded once per process, on first use. */
+function graphviz(): Promise<Graphviz> {
+  loading ??= Graphviz.load();
+  return loading;
+}
+
+/** A DOT double-quoted string: quotes and backslashes escaped, newlines as DOT line breaks, other control characters dropped, length capped. */
+export function dotString(text: string, max = 400): string {
+  // eslint-disable-next-line no-control-regex
+  const clean = text.replace(/[\u0000-\u0009\u000b-\u001f\u007f]+/g, ' ').slice(0, max);
+  return `"${clean.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/\n/g, '\\n')}"`;
+}
+
+/** Word-wraps a label for a node, joined with DOT's centred line break (`\n` inside a quoted string). */
+export function wrapLabel(text: string, width = 28, maxLines = 4): string {
+  const words = text.replace(/\s+/g, ' ').trim().split(' ');
+  const lines: string[] = [];
+  let current = '';
+  for (const word of words) {
+    if (current && (current + ' ' + word).length > width) {
+      lines.push(current);
+      current = word;
+    } else current = current ? `${current} ${word}` : word;
+    if (lines.length === maxLines) break;
+  }
+  if (lines.length < maxLines && current) lines.push(current);
+  const joined = lines.map((line) => (line.length > width + 8 ? `${line.slice(0, width + 6)}…` : line));
+  if (lines.length === maxLines && words.join(' ').length > lines.join(' ').length) joined[maxLines - 1] += ' …';
+  return joined.join('\n');
+}
+
+/** DOT -> inline SVG (no XML prolog, doctype or comments, so it can sit inside HTML). */
+export async function dotToSvg(dot: string): Promise<string> {
+  const svg = (await graphviz()).dot(dot, 'svg');
+  return svg
+    .replace(/<\?xml[^>]*\?>/g, '')
+    .replace(/<!DOCTYPE[^>]*>/gi, '')
+    .replace(/<!--[\s\S]*?-->/g, '')
+    .trim();
+}

@@ -1,0 +1,122 @@
+/**
+ * The HTML page every report is written into: one self-contained file, inline CSS, no scripts,
+ * and a Content-Security-Policy that forbids scripts and every network fetch, so a report opened
+ * from disk can neither run model output nor call home.
+ */
+
+const ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+
+/** Escapes text for an HTML text node or a quoted attribute; drops control characters. */
+export function esc(value: unknown): string {
+  const text = value === null || value === undefined ? '' : typeof value === 'string' ? value : String(value);
+  // eslint-disable-next-line no-control-regex
+  return text.replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g, '').replace(/[&<>"']/g, (c) => ENTITIES[c] ?? c);
+}
+
+export const CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; font-src 'none'; script-src 'none'; base-uri 'none'; form-action 'none'";
+
+const CSS = `
+:root { color-scheme: light; --ink: #1d2433; --muted: #5b6475; --line: #dde2ea; --panel: #f6f8fb; --accent: #2f5da8;
+  --agree: #1e7b4a; --dismiss: #a33a3a; --unres: #9a6a00; --ne: #6b6f7a; }
+* { box-sizing: border-box; }
+body { margin: 0; font: 15px/1.5 system-ui, -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif; color: var(--ink); background: #fff; }
+main { max-width: 1180px; margin: 0 auto; padding: 28px 32px 64px; }
+header.report { border-bottom: 3px solid var(--accent); padding-bottom: 14px; margin-bottom: 24px; }
+header.report .kind { text-transform: uppercase; letter-spacing: .08em; font-size: 12px; color: var(--accent); font-weight: 600; }
+h1 { font-size: 24px; margin: 4px 0 8px; line-height: 1.3; overflow-wrap: anywhere; }
+h2 { font-size: 19px; margin: 36px 0 12px; padding-bottom: 4px; border-bottom: 1px solid var(--line); }
+h3 { font-size: 16px; margin: 20px 0 8px; }
+p, li { overflow-wrap: anywhere; }
+.meta { color: var(--muted); font-size: 14px; display: flex; flex-wrap: wrap; gap: 6px 18px; }
+.meta b { color: var(--ink); font-weight: 600; }
+.cards { display: grid; grid-template-columns: repeat(auto-fit, minmax(118px, 1fr)); gap: 10px; margin: 14px 0; }
+.card { background: var(--panel); border: 1px solid var(--line); border-radius: 8px; padding: 10px 12px; }
+.card .v { font-size: 21px; font-weight: 650; overflow-wrap: anywhere; }
+.card .l { font-size: 12px; color: var(--muted); text-transform: uppercase; letter-spacing: .04em; }
+table { border-collapse: collapse; width: 100%; margin: 8px 0 16px; font-size: 14px; }
+th, td { text-align: left; vertical-align: top; padding: 6px 10px; border-bottom: 1px solid var(--line); overflow-wrap: break-word; }
+th { background: var(--panel); font-weight: 600; font-size: 13px; color: var(--muted); white-space: nowrap; }
+td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
+.tag { display: inline-block; font-size: 12px; padding: 1px 8px; border-radius: 10px; background: #e8edf5; color: #34405a; white-space: nowrap; }
+.tag.agreed, .tag.KEEP, .tag.accepted, .tag.support, .tag.CONSISTENT { background: #dff3e7; color: var(--agree); }
+.tag.dismissed, .tag.DROP, .tag.dropped, .tag.rebut, .tag.REFUTED { background: #f8e1e1; color: var(--dismiss); }
+.tag.unresolved, .tag.REFINE, .tag.counter_revised, .tag.concede { background: #fbefd5; color: var(--unres); }
+.tag.extend { background: #e1ebfb; color: var(--accent); }
+.bucket { border-left: 4px solid var(--line); padding: 2px 0 2px 14px; margin: 12px 0 20px; }
+.bucket.agreed { border-color: var(--agree); } .bucket.dismissed { border-color: var(--dismiss); }
+.bucket.unresolved { border-color: var(--unres); } .bucket.not-evaluated { border-color: var(--ne); }
+.muted { color: var(--muted); }
+.figure { margin: 10px 0 22px; overflow-x: auto; }
+.figure svg { max-width: 100%; height: auto; display: block; }
+.grid2 { display: grid; grid-template-columns: 1fr 1fr; gap: 20px; }
+@media (max-width: 860px) { .grid2 { grid-template-columns: 1fr; } }
+.charts { display: grid; grid-template-columns: repeat(auto-fill, minmax(340px, 1fr)); gap: 10px 24px; }
+details { border: 1px solid var(--line); border-radius: 6px; padding: 6px 12px; margin: 6px 0; }
+details summary { cursor: pointer; font-weight: 600; }
+blockquote { margin: 8px 0; padding: 8px 14px; background: var(--panel); border-left: 4px solid var(--accent); white-space: pre-wrap; overflow-wrap: anywhere; }
+.warn { background: #fff4e0; border: 1px solid #f0c36d; padding: 8px 12px; border-radius: 6px; }
+footer { margin-top: 48px; color: var(--muted); font-size: 12px; }
+`;
+
+export interface PageOptions {
+  /** Plain text; escaped here. */
+  title: string;
+  kind: string;
+  /** Trusted HTML built by the report modules (every run string in it already escaped). */
+  body: string;
+}
+
+export function page({ title, kind, body }: PageOptions): string {
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="${esc(CSP)}">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="generator" content="parley report">
+<title>${esc(`${kind}: ${title}`.slice(0, 160))}</title>
+<style>${CSS}</style>
+</head>
+<body>
+<main>
+${body}
+<footer>Generated by parley report. Self-contained: no scripts, no network.</footer>
+</main>
+</body>
+</html>
+`;
+}
+
+export function header(kind: string, title: string, meta: [string, unknown][]): string {
+  const items = meta.map(([label, value]) => `<span>${esc(label)} <b>${esc(value)}</b></span>`).join('');
+  return `<header class="report"><div class="kind">${esc(kind)}</div><h1>${esc(title)}</h1><div class="meta">${items}</div></header>`;
+}
+
+export function cards(items: [string, unknown][]): string {
+  return `<div class="cards">${items.map(([label, value]) => `<div class="card"><div class="v">${esc(value)}</div><div class="l">${esc(label)}</div></div>`).join('')}</div>`;
+}
+
+export type Cell = string | number | null | undefined | { html: string };
+
+const cellHtml = (cell: Cell): string => (cell !== null && typeof cell === 'object' ? cell.html : esc(cell ?? '–'));
+
+/** A table; numeric columns (by index) are right-aligned. Cells are escaped unless given as {html}. */
+export function table(headers: string[], rows: Cell[][], numeric: number[] = []): string {
+  const cls = (index: number) => (numeric.includes(index) ? ' class="num"' : '');
+  const head = headers.map((h, i) => `<th${cls(i)}>${esc(h)}</th>`).join('');
+  const body = rows.map((row) => `<tr>${row.map((cell, i) => `<td${cls(i)}>${cellHtml(cell)}</td>`).join('')}</tr>`).join('\n');
+  return `<table><thead><tr>${head}</tr></thead><tbody>\n${body}\n</tbody></table>`;
+}
+
+/** A small coloured label; the class is restricted to a safe token. */
+export function tag(text: unknown, kind?: string): { html: string } {
+  const cls = (kind ?? String(text)).replace(/[^A-Za-z0-9_-]/g, '');
+  return { html: `<span class="tag ${cls}">${esc(text)}</span>` };
+}
+
+export function figure(svg: string, caption?: string): string {
+  return `<div class="figure">${caption ? `<h3>${esc(caption)}</h3>` : ''}${svg}</div>`;
+}
+
+export const fmt = (value: number | null | undefined, digits = 3): string => (value === null || value === undefined || Number.isNaN(value) ? '–' : Number(value.toFixed(digits)).toString());
+export const pct = (value: number | null | undefined): string => (value === null || value === undefined ? '–' : `${(value * 100).toFixed(1)}%`);

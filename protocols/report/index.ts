@@ -1,0 +1,29 @@
+/**
+ * Run reports: one self-contained offline HTML page (graphs by Graphviz WASM, charts by Vega-Lite,
+ * inline SVG, no scripts) or a Markdown summary, for an argumentation state, a dialogic run or a
+ * debate transcript; and side-by-side comparisons of several. Every run string is escaped.
+ */
+import { argumentationHtml } from './argumentation-html.js';
+import { argumentationMarkdown } from './argumentation-md.js';
+import { dialogicHtml } from './dialogic-html.js';
+import { dialogicMarkdown } from './dialogic-md.js';
+import { debateHtml } from './debate-html.js';
+import { debateMarkdown } from './debate-md.js';
+import type { ReportSource } from './source.js';
+
+export { detectKind, loadReportSource, sourceFromData, type ReportKind, type ReportSource } from './source.js';
+export { compareHtml, compareMarkdown } from './compare.js';
+export { esc } from './html.js';
+export { mdText } from './markdown.js';
+
+export function reportHtml(source: ReportSource): Promise<string> {
+  if (source.kind === 'argumentation') return argumentationHtml(source.state, source.audit);
+  if (source.kind === 'dialogic') return dialogicHtml(source.run, source.baseline);
+  return debateHtml(source.transcript);
+}
+
+export function reportMarkdown(source: ReportSource): string {
+  if (source.kind === 'argumentation') return argumentationMarkdown(source.state, source.audit);
+  if (source.kind === 'dialogic') return dialogicMarkdown(source.run, source.baseline);
+  return debateMarkdown(source.transcript);
+}
