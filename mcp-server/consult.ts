@@ -72,7 +72,7 @@ export class ConsultService {
   private async consult(state: DeliberationState, settings: ConsultSettings, signal: AbortSignal, say: (m: string) => void): Promise<ConsultOutcome> {
     const audit = state.mode === 'quick' ? undefined : this.deps.deliberations.store.auditLog(state.id);
     let kind = promptKind(state);
-    let prompt = buildConsulteePrompt(state, kind);
+    let prompt = consulteePrompt(state, kind);
     const options = await this.options(state, settings, signal, say);
     await audit?.append({ type: 'consult-request', iteration: state.n, kind, prompt, sessionId: state.consulteeSessionId ?? null });
     let result: CodexCallResult;
@@ -161,6 +161,20 @@ export class ConsultService {
 }
 
 export function promptKind(state: DeliberationState): PromptKind {
-  if (!state.consulteeSessionId) return state.n === 1 && state.points.length === 0 ? 'first' : 'recovery';
-  return state.counters.consecutiveFormatFailures > 0 ? 'retry' : 'next';
+  const retrying = state.counters.consecutiveFormatFailures > 0;
+  if (!state.consulteeSessionId) {
+    if (state.n === 1 && state.points.length === 0) return retrying ? 'retry' : 'first';
+    return 'recovery';
+  }
+  return retrying ? 'retry' : 'next';
+}
+
+/**
+ * A retry of the very first call may have no session to resume (an empty answer leaves none on
+ * record): it then goes to a fresh session, so it carries the whole first prompt after its headline.
+ */
+function consulteePrompt(state: DeliberationState, kind: PromptKind): string {
+  if (kind !== 'retry' || state.consulteeSessionId) return buildConsulteePrompt(state, kind);
+  const headline = buildConsulteePrompt(state, 'retry').split('\n\n', 1)[0];
+  return `${headline}\n\n${buildConsulteePrompt(state, 'first')}`;
 }

@@ -42,3 +42,24 @@ describe('an empty answer from Codex (stdio, real codex)', () => {
     expect(r.prompts()[2]).toMatch(/^\(RETRY #1\) Your last reply could not be used: the consultee returned an empty answer\./);
   });
 });
+
+describe('an empty first answer (stdio, real codex)', () => {
+  it('the retry goes to a fresh session with the whole first prompt behind the (RETRY #1) line', async () => {
+    let served = 0;
+    rig = await startConsultRig(() => (served++ === 0 ? { text: '' } : { text: '1. INFERENCE: Use a bounded connection pool.' }));
+    const r = rig;
+    const id: string = (await r.ok('delib_start', { question: 'How big should the DB pool be?' })).deliberationId;
+    const empty = await r.ok('delib_consult', { deliberationId: id, waitSeconds: 30 });
+    expect(empty.status).toMatchObject({ n: 1, replyRecorded: false, formatFailures: 1 });
+    const retried = await r.ok('delib_consult', { deliberationId: id, waitSeconds: 30 });
+    expect(retried.consult).toMatchObject({ status: 'done', kind: 'retry' });
+    expect(retried.effects).toContain('1 new point(s) to triage');
+
+    const [firstPrompt, retryPrompt] = r.prompts();
+    expect(firstPrompt).toMatch(/^You are the consultee/);
+    expect(retryPrompt).toBe(`(RETRY #1) Your last reply could not be used: the consultee returned an empty answer. Answer again; a second unusable reply ends the deliberation.\n\n${firstPrompt}`);
+    const audit = await r.audit(id);
+    expect(audit.filter((a) => a.type === 'consult-request').map((a) => a.kind)).toEqual(['first', 'retry']);
+    expect((await r.stateFile(id)).value.consulteeSessionId).toBe(retried.consult.sessionId);
+  });
+});
