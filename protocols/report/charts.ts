@@ -38,14 +38,14 @@ export function lineChart(points: SeriesPoint[], options: { title: string; x: st
   return vegaLiteSvg({
     $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
     title: options.title,
-    width: options.width ?? 300,
-    height: 170,
+    width: options.width ?? 250,
+    height: 160,
     data: { values: points.filter((p) => p.y !== null) },
     mark: { type: 'line', point: { size: 45, filled: true }, strokeWidth: 2 },
     encoding: {
-      x: { field: 'x', type: 'quantitative', title: options.x, axis: { tickMinStep: 1, format: 'd' } },
+      x: { field: 'x', type: 'quantitative', title: options.x, scale: { nice: false, zero: false }, axis: { values: [...new Set(points.map((p) => p.x))], format: 'd' } },
       y: { field: 'y', type: 'quantitative', title: options.y, ...(options.yDomain && { scale: { domain: options.yDomain } }) },
-      color: multi ? { field: 'series', type: 'nominal', title: null, legend: { orient: 'bottom', direction: 'horizontal' } } : { value: '#2f5da8' },
+      color: multi ? { field: 'series', type: 'nominal', title: null, legend: { orient: 'bottom', direction: 'vertical' } } : { value: '#2f5da8' },
       tooltip: [{ field: 'series' }, { field: 'x' }, { field: 'y' }],
     },
   } as TopLevelSpec);

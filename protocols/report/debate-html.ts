@@ -48,7 +48,7 @@ function agentsTable(transcript: DebateTranscript, analysis: DebateAnalysis): st
     ['agent', 'model', 'role', 'first answer', 'final answer', 'changes', 'in', 'out', 'conformity', 'obstinacy'],
     transcript.agents.map((agent) => {
       const m = byId.get(agent.id);
-      return [{ html: `<b>${esc(agent.label)}</b> <span class="muted">${esc(agent.id)}</span>` }, agent.model, agent.role ?? agent.persona ?? null, m?.firstAnswer, m?.finalAnswer, m?.changes, m?.inDegree, m?.outDegree, fmt(m?.conformity, 2), fmt(m?.obstinacy, 2)];
+      return [{ html: `<b>${esc(agent.label)}</b> <span class="muted" style="white-space:nowrap">${esc(agent.id)}</span>` }, agent.model, agent.role ?? agent.persona ?? null, m?.firstAnswer, m?.finalAnswer, m?.changes, m?.inDegree, m?.outDegree, fmt(m?.conformity, 2), fmt(m?.obstinacy, 2)];
     }),
     [5, 6, 7, 8, 9],
   );
@@ -60,14 +60,14 @@ async function charts(analysis: DebateAnalysis): Promise<string> {
   const hasBeta = rounds.some((r) => r.beta !== null);
   const hasRho = rounds.some((r) => r.rhoBar !== null);
   const specs: Promise<string>[] = [
-    lineChart(series('agreement', (r) => r.agreement), { title: 'Agreement (share holding the majority answer)', x: 'round', y: 'share', yDomain: [0, 1] }),
+    lineChart(series('agreement', (r) => r.agreement), { title: 'Agreement (majority share)', x: 'round', y: 'share', yDomain: [0, 1] }),
     lineChart([...series('answers across agents', (r) => r.voteEntropy), ...series('mean agent distribution', (r) => r.meanAgentEntropy)], { title: 'Entropy (bits)', x: 'round', y: 'bits' }),
-    lineChart(series('JS divergence', (r) => r.js), { title: 'Generalized Jensen–Shannon divergence (bits)', x: 'round', y: 'bits' }),
-    lineChart(series('evidence overlap', (r) => r.overlap), { title: 'Evidence overlap (mean pairwise Jaccard)', x: 'round', y: 'Jaccard', yDomain: [0, 1] }),
+    lineChart(series('JS divergence', (r) => r.js), { title: 'JS divergence (bits)', x: 'round', y: 'bits' }),
+    lineChart(series('evidence overlap', (r) => r.overlap), { title: 'Evidence overlap (Jaccard)', x: 'round', y: 'Jaccard', yDomain: [0, 1] }),
     lineChart([...series('rebuttal density', (r) => r.rebuttalDensity), ...series('reference density', (r) => r.referenceDensity)], { title: 'Engagement', x: 'round', y: 'density', yDomain: [0, 1] }),
   ];
   if (hasBeta || hasRho) {
-    specs.push(lineChart([...(hasBeta ? series('beta', (r) => r.beta) : []), ...(hasRho ? series('CRIT rho bar', (r) => r.rhoBar) : [])], { title: 'Beta and CRIT rho per round', x: 'round', y: 'value', yDomain: [0, 1] }));
+    specs.push(lineChart([...(hasBeta ? series('beta', (r) => r.beta) : []), ...(hasRho ? series('CRIT rho bar', (r) => r.rhoBar) : [])], { title: 'Beta and CRIT rho', x: 'round', y: 'value', yDomain: [0, 1] }));
   }
   const svgs = await Promise.all(specs);
   const note = hasBeta ? '' : '<p class="muted">No beta was recorded (the PID controller was off).</p>';
@@ -91,7 +91,7 @@ function ignored(analysis: DebateAnalysis): string {
     ? table(['claim', 'by', 'round', 'text'], ignoredClaims.map((id) => { const n = nodes.get(id); return [id, n?.agentId ? (nodes.get(n.agentId)?.label ?? n.agentId) : null, n?.round, n?.text]; }), [2])
     : '<p class="muted">Every claim made before the last round was engaged.</p>';
   const silence = silenceCandidates.length
-    ? `<h3>Silence read as assent (candidates)</h3>${table(['agent', 'left unanswered', 'round'], silenceCandidates.map((c) => [c.agentId, c.claimId, c.round]), [2])}`
+    ? `<h3>Silence read as assent (candidates)</h3>${table(['agent', 'left unanswered', 'round'], silenceCandidates.map((c) => [nodes.get(c.agentId)?.label ?? c.agentId, c.claimId, c.round]), [2])}`
     : '';
   return claimsPart + silence;
 }

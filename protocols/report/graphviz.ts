@@ -29,7 +29,8 @@ export function wrapLabel(text: string, width = 28, maxLines = 4): string {
   }
   if (lines.length < maxLines && current) lines.push(current);
   const joined = lines.map((line) => (line.length > width + 8 ? `${line.slice(0, width + 6)}…` : line));
-  if (lines.length === maxLines && words.join(' ').length > lines.join(' ').length) joined[maxLines - 1] += ' …';
+  const last = joined[maxLines - 1];
+  if (last !== undefined && !last.endsWith('…') && words.join(' ').length > lines.join(' ').length) joined[maxLines - 1] = `${last} …`;
   return joined.join('\n');
 }
 

@@ -50,7 +50,7 @@ td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; white-sp
 .figure svg { max-width: 100%; height: auto; display: block; }
 .grid2 { display: grid; grid-template-columns: 1fr 1fr; gap: 20px; }
 @media (max-width: 860px) { .grid2 { grid-template-columns: 1fr; } }
-.charts { display: grid; grid-template-columns: repeat(auto-fill, minmax(340px, 1fr)); gap: 10px 24px; }
+.charts { display: grid; grid-template-columns: repeat(auto-fill, minmax(330px, 1fr)); gap: 10px 24px; align-items: start; }
 details { border: 1px solid var(--line); border-radius: 6px; padding: 6px 12px; margin: 6px 0; }
 details summary { cursor: pointer; font-weight: 600; }
 blockquote { margin: 8px 0; padding: 8px 14px; background: var(--panel); border-left: 4px solid var(--accent); white-space: pre-wrap; overflow-wrap: anywhere; }

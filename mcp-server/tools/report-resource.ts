@@ -1,0 +1,59 @@
+import { ResourceTemplate, type McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
+import { loadReportSource, reportHtml, reportMarkdown, sourceFromData } from '../../protocols/report/index.js';
+import { assertSafeId } from '../../state/paths.js';
+import type { ServerDeps } from '../deps.js';
+
+const registered = new WeakSet<McpServer>();
+
+const one = (value: string | string[] | undefined): string => assertSafeId(Array.isArray(value) ? (value[0] ?? '') : (value ?? ''), 'id');
+
+async function runSource(deps: ServerDeps, runId: string) {
+  const meta = await deps.runs.status(runId);
+  if (meta.status !== 'succeeded') throw new Error(`run ${runId} is ${meta.status}: its report exists once it has succeeded (poll run_status)`);
+  return loadReportSource(meta.files.output);
+}
+
+/**
+ * Reports as MCP resources: `parley://runs/{runId}/report.md` and `.html` for server-run protocols,
+ * `parley://deliberations/{id}/report.md` for argumentation. Registering twice on one server is a no-op.
+ */
+export function registerReportResources(server: McpServer, deps: ServerDeps): void {
+  if (registered.has(server)) return;
+  registered.add(server);
+  const listRuns = (ext: 'md' | 'html', mimeType: string) => async () => ({
+    resources: (await deps.runs.list())
+      .filter((run) => run.status === 'succeeded')
+      .map((run) => ({ uri: `parley://runs/${run.runId}/report.${ext}`, name: `${run.protocol} run ${run.runId} report`, mimeType })),
+  });
+
+  server.registerResource(
+    'run-report-md',
+    new ResourceTemplate('parley://runs/{runId}/report.md', { list: listRuns('md', 'text/markdown') }),
+    { title: 'Run report (Markdown)', description: 'Measures and summary of a finished dialogic or debate run', mimeType: 'text/markdown' },
+    async (uri, { runId }): Promise<ReadResourceResult> => ({
+      contents: [{ uri: uri.href, mimeType: 'text/markdown', text: reportMarkdown(await runSource(deps, one(runId))) }],
+    }),
+  );
+
+  server.registerResource(
+    'run-report-html',
+    new ResourceTemplate('parley://runs/{runId}/report.html', { list: listRuns('html', 'text/html') }),
+    { title: 'Run report (HTML)', description: 'Self-contained offline HTML report of a finished run, with graph and charts', mimeType: 'text/html' },
+    async (uri, { runId }): Promise<ReadResourceResult> => ({
+      contents: [{ uri: uri.href, mimeType: 'text/html', text: await reportHtml(await runSource(deps, one(runId))) }],
+    }),
+  );
+
+  server.registerResource(
+    'deliberation-report-md',
+    new ResourceTemplate('parley://deliberations/{id}/report.md', { list: undefined }),
+    { title: 'Deliberation report (Markdown)', description: 'Buckets, challenges and ledger of an argumentation deliberation', mimeType: 'text/markdown' },
+    async (uri, { id }): Promise<ReadResourceResult> => {
+      const deliberationId = one(id);
+      const { state } = await deps.deliberations.get(deliberationId);
+      const audit = state.mode === 'quick' ? [] : await deps.deliberations.store.auditLog(deliberationId).readAll().catch(() => []);
+      return { contents: [{ uri: uri.href, mimeType: 'text/markdown', text: reportMarkdown(sourceFromData(state, { label: deliberationId, audit })) }] };
+    },
+  );
+}
