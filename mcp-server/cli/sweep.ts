@@ -44,10 +44,13 @@ export function registerSweepCommand(program: Command): void {
   sweep
     .command('merge <dirs...>')
     .description('combine the folders of several shards of one sweep')
-    .requiredOption('--out <dir>', 'the merged folder (may be one of the inputs)')
-    .action(async (dirs: string[], options: { out: string }) => {
+    .option('--out <dir>', 'the merged folder, may be one of the inputs (required)')
+    .action(async (dirs: string[], options: { out?: string }, command: Command) => {
       await reportFailure(async () => {
-        const report = await mergeSweeps(dirs, options.out);
+        // `--out` is also an option of `sweep` itself, which may have taken it.
+        const out = options.out ?? (command.parent?.opts() as { out?: string } | undefined)?.out;
+        if (!out) throw new Error('give the merged folder: parley sweep merge <dirs...> --out <dir>');
+        const report = await mergeSweeps(dirs, out);
         const missing = report.missingShards.length ? `; shards never merged: ${report.missingShards.join(', ')}` : '';
         process.stdout.write(`merged ${dirs.length} folder(s) into ${report.dir}: ${report.finished}/${report.totalRuns} runs finished${missing}\n`);
         if (report.unfinished.length) process.stdout.write(`unfinished: ${report.unfinished.join(', ')}\n`);
