@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import type { Usage } from '../schemas/common.js';
 import type { Backend, Conversation, ModelReply, SendOptions } from './backend.js';
+import { jsonSchemaOf } from './json-schema.js';
 
 export interface StructuredAttempt {
   prompt: string;
@@ -77,7 +78,7 @@ function attemptOf(prompt: string, reply: ModelReply, error: string | undefined)
 function buildRepairPrompt(error: string, schema: z.ZodType): string {
   let schemaText = '';
   try {
-    schemaText = JSON.stringify(z.toJSONSchema(schema, { unrepresentable: 'any' }));
+    schemaText = JSON.stringify(jsonSchemaOf(schema));
   } catch {
     // A schema zod cannot express as JSON Schema: the error quote alone has to do.
   }

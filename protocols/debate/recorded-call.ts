@@ -6,9 +6,10 @@ import { sendStructured, type StructuredAttempt } from '../../wrapper/structured
 
 export const CALL_RECORD = 'debate.call';
 
+/** `sessionId`: where a session backend (codex, claude) left the conversation, to resume next round. */
 export type CallOutcome<T> =
-  | { status: 'ok'; value: T; raw: string; usage: Usage; latencyMs: number; replayed: boolean }
-  | { status: 'format-failure'; error: string; raw: string; usage: Usage; latencyMs: number; replayed: boolean }
+  | { status: 'ok'; value: T; raw: string; usage: Usage; latencyMs: number; replayed: boolean; sessionId?: string }
+  | { status: 'format-failure'; error: string; raw: string; usage: Usage; latencyMs: number; replayed: boolean; sessionId?: string }
   | { status: 'call-failure'; error: string; usage: Usage; latencyMs: number; replayed: boolean };
 
 /** Completed calls of an earlier attempt of this run, by step key (the last valid record wins). */
@@ -44,7 +45,8 @@ export async function recordedCall<T>(args: {
     const parsed = args.schema.safeParse(recorded.value);
     if (parsed.success && typeof recorded.raw === 'string') {
       const attempts = Array.isArray(recorded.attempts) ? (recorded.attempts as StructuredAttempt[]) : [];
-      return { status: 'ok', value: parsed.data, raw: recorded.raw, usage: sumUsage(attempts), latencyMs: sumLatency(attempts), replayed: true };
+      const sessionId = typeof recorded.sessionId === 'string' ? { sessionId: recorded.sessionId } : {};
+      return { status: 'ok', value: parsed.data, raw: recorded.raw, usage: sumUsage(attempts), latencyMs: sumLatency(attempts), replayed: true, ...sessionId };
     }
   }
   const base = { step: args.step, backend: args.backend.spec, prompt: args.prompt };
@@ -53,12 +55,14 @@ export async function recordedCall<T>(args: {
     const usage = sumUsage(result.attempts);
     const latencyMs = sumLatency(result.attempts);
     const raw = result.attempts.at(-1)?.raw ?? '';
+    const sessionId = result.ok ? result.reply.sessionId : result.sessionId;
+    const session = sessionId ? { sessionId } : {};
     if (result.ok) {
-      await args.audit.append({ type: CALL_RECORD, ...base, status: 'ok', attempts: result.attempts, raw, value: result.value });
-      return { status: 'ok', value: result.value, raw, usage, latencyMs, replayed: false };
+      await args.audit.append({ type: CALL_RECORD, ...base, status: 'ok', attempts: result.attempts, raw, value: result.value, ...session });
+      return { status: 'ok', value: result.value, raw, usage, latencyMs, replayed: false, ...session };
     }
-    await args.audit.append({ type: CALL_RECORD, ...base, status: 'format-failure', attempts: result.attempts, raw, error: result.error });
-    return { status: 'format-failure', error: result.error, raw, usage, latencyMs, replayed: false };
+    await args.audit.append({ type: CALL_RECORD, ...base, status: 'format-failure', attempts: result.attempts, raw, error: result.error, ...session });
+    return { status: 'format-failure', error: result.error, raw, usage, latencyMs, replayed: false, ...session };
   } catch (error) {
     if (args.signal.aborted) throw args.signal.reason ?? error;
     if (error instanceof BackendError && error.kind === 'canceled') throw error;

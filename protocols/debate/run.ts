@@ -82,6 +82,7 @@ export async function runDebate(input: DebateConfigInput | DebateConfig, ctx: Ru
   let callsDone = 0;
   const spend = (usage: Usage) => (transcript.usage = addUsage(transcript.usage, usage));
 
+  const sessions = new Map<string, string>();
   for (let round = 1; round <= roundsPlanned; round += 1) {
     if (ctx.signal.aborted) throw ctx.signal.reason ?? new Error('debate canceled');
     const order = speakingOrder(agents.map((agent) => agent.id), round);
@@ -96,7 +97,8 @@ export async function runDebate(input: DebateConfigInput | DebateConfig, ctx: Ru
           audit: ctx.audit,
           replay,
           backend: ctx.backendFor(agent.model),
-          conversation: { system: systems.get(agent.id)!, history: [...history] },
+          // Session backends (codex, claude) resume their thread; stateless APIs replay the history.
+          conversation: { system: systems.get(agent.id)!, history: [...history], ...(sessions.has(agent.id) && { sessionId: sessions.get(agent.id) }) },
           prompt,
           schema: DebaterReply,
           schemaName: 'debate_turn',
@@ -104,6 +106,7 @@ export async function runDebate(input: DebateConfigInput | DebateConfig, ctx: Ru
           signal: ctx.signal,
         }),
       );
+      if ('sessionId' in outcome && outcome.sessionId) sessions.set(agent.id, outcome.sessionId);
       // Append-only history: the next request repeats this one byte for byte before adding to it.
       history.push({ role: 'user', content: prompt }, { role: 'assistant', content: outcome.status === 'call-failure' ? '(no response)' : outcome.raw });
       callsDone += 1;

@@ -1,7 +1,7 @@
-import { z } from 'zod';
 import { BackendError, type Backend, type Conversation, type ModelReply, type SendOptions } from '../backend.js';
 import { runCodex, type CodexCallOptions } from './run.js';
 import { strictSchemaProblem } from '../strict-schema.js';
+import { jsonSchemaOf } from '../json-schema.js';
 
 /**
  * A Backend over `codex exec`: `codex` (Codex's configured model) or `codex:<model>`.
@@ -43,7 +43,7 @@ export function createCodexBackend(spec: string, defaults: Partial<CodexCallOpti
  */
 function strictOutputSchema(options: SendOptions): { outputSchema?: object } {
   if (!options.jsonSchema) return {};
-  const schema = z.toJSONSchema(options.jsonSchema.schema, { target: 'draft-7', unrepresentable: 'any' }) as object;
+  const schema = jsonSchemaOf(options.jsonSchema.schema);
   return strictSchemaProblem(schema) ? {} : { outputSchema: schema };
 }
 
