@@ -1,6 +1,6 @@
 /** Runs of all three protocols for the report tests, made by the real engines (no hand-written state). */
 import { join } from 'node:path';
-import { createDeps } from '../../mcp-server/deps.js';
+import { createDeps, type DepsOptions } from '../../mcp-server/deps.js';
 import { runDebateToFile } from '../../protocols/debate/index.js';
 import { runDialogicToFile } from '../../protocols/dialogic/index.js';
 import { startScriptedChat, type ChatRequestRecord } from '../servers/scripted-chat.js';
@@ -13,8 +13,8 @@ export const HOSTILE = `<script>window.__pwned = 1</script></style><style>body{d
 export const QUESTION = 'Should the cache use Redis or Memcached?';
 
 /** A minimal-mode deliberation through the real store: challenges over two iterations, a ledger, synthesized. */
-export async function argumentationRun(dir: string): Promise<{ statePath: string; id: string; deps: ReturnType<typeof createDeps> }> {
-  const deps = createDeps({ home: dir, env: {}, clock: () => new Date('2026-05-01T10:00:00Z') });
+export async function argumentationRun(dir: string, options: DepsOptions = {}): Promise<{ statePath: string; id: string; deps: ReturnType<typeof createDeps> }> {
+  const deps = createDeps({ home: dir, env: {}, clock: () => new Date('2026-05-01T10:00:00Z'), ...options });
   const d = deps.deliberations;
   const id = 'report-delib';
   await d.start({ question: `${QUESTION} ${HOSTILE}`, mode: 'minimal' }, id);
@@ -83,19 +83,23 @@ function judgeReply(req: ChatRequestRecord): string {
 
 /** The scripted four-agent debate with CRIT, RCA and the PID controller on, and a hostile claim. */
 export async function debateRun(dir: string): Promise<string> {
-  const replies = structuredClone(FOUR_AGENT_DEBATE) as Record<string, Record<string, unknown>[]>;
-  replies.m2![0]!.claims = [{ id: 'c1', text: `Performance regressed. ${HOSTILE}` }, { id: 'c2', text: 'Docs are missing.' }];
-  const debaters = debaterScript(replies);
-  const server = await startScriptedChat((req) => (req.model === 'judge' ? { content: judgeReply(req) } : debaters(req)));
+  const { server, config } = await debateServer();
   try {
     const outPath = join(dir, 'debate.json');
-    const judge = `openai-compatible:${server.baseUrl}#judge`;
-    await runDebateToFile(
-      { question: `Should we ship the release today? ${HOSTILE}`, agents: agentsOn(server.baseUrl, ['m1', 'm2', 'm3', 'm4']), rounds: 3, groundTruth: 'no', crit: { judge, variant: 'both' }, rca: { judge }, pid: {} },
-      { outPath },
-    );
+    await runDebateToFile(config, { outPath });
     return outPath;
   } finally {
     await server.close();
   }
+}
+
+/** The scripted debaters and judges, and a config that uses them. */
+export async function debateServer() {
+  const replies = structuredClone(FOUR_AGENT_DEBATE) as Record<string, Record<string, unknown>[]>;
+  replies.m2![0]!.claims = [{ id: 'c1', text: `Performance regressed. ${HOSTILE}` }, { id: 'c2', text: 'Docs are missing.' }];
+  const debaters = debaterScript(replies);
+  const server = await startScriptedChat((req) => (req.model === 'judge' ? { content: judgeReply(req) } : debaters(req)));
+  const judge = `openai-compatible:${server.baseUrl}#judge`;
+  const config = { question: `Should we ship the release today? ${HOSTILE}`, agents: agentsOn(server.baseUrl, ['m1', 'm2', 'm3', 'm4']), rounds: 3, groundTruth: 'no', crit: { judge, variant: 'both' as const }, rca: { judge }, pid: {} };
+  return { server, config };
 }

@@ -6,17 +6,26 @@ import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServer } from '../../mcp-server/server.js';
 import { registerReportResources } from '../../mcp-server/tools/report-resource.js';
-import { argumentationRun } from './fixtures.js';
+import { debateProtocol } from '../../protocols/debate/index.js';
+import { createBackend } from '../../wrapper/model-spec.js';
+import type { ScriptedChat } from '../servers/scripted-chat.js';
+import { argumentationRun, debateServer } from './fixtures.js';
 
 // Resources must be registered before the server connects, so this wires the same pieces as
 // test/server/harness.ts with one step more (a no-op once createServer registers them itself).
 let home: string;
 let client: Client;
 let close: () => Promise<void>;
+let chat: ScriptedChat;
+let runId: string;
 
 beforeAll(async () => {
   home = await mkdtemp(join(tmpdir(), 'parley-report-res-'));
-  const { deps } = await argumentationRun(home);
+  const { deps } = await argumentationRun(home, { protocols: { debate: debateProtocol }, backendFor: (spec) => createBackend(spec) });
+  const { server: scripted, config } = await debateServer();
+  chat = scripted;
+  runId = (await deps.runs.start('debate', config)).runId;
+  expect((await deps.runs.wait(runId, 30_000)).status).toBe('succeeded');
   const server = createServer(deps);
   registerReportResources(server, deps);
   registerReportResources(server, deps);
@@ -27,6 +36,7 @@ beforeAll(async () => {
     await deps.jobs.shutdown();
     await client.close();
     await server.close();
+    await chat.close();
   };
 }, 30_000);
 
@@ -49,6 +59,16 @@ describe('report resources over MCP', () => {
     const text = (content as { text: string }).text;
     expect(text).toMatch(/^# Argumentation deliberation/);
     expect(text).toContain('| C1 on P1.1 | SKEPTICAL |');
+  });
+
+  it('reads a finished run as Markdown and as HTML, and lists it', async () => {
+    const md = await client.readResource({ uri: `parley://runs/${runId}/report.md` });
+    expect((md.contents[0] as { text: string }).text).toMatch(/^# Debate[\s\S]*stopped by unanimity/);
+    const html = await client.readResource({ uri: `parley://runs/${runId}/report.html` });
+    expect(html.contents[0]?.mimeType).toBe('text/html');
+    expect((html.contents[0] as { text: string }).text).toMatch(/^<!doctype html>[\s\S]*<g id="graph0" class="graph"/);
+    const { resources } = await client.listResources();
+    expect(resources.map((r) => r.uri)).toContain(`parley://runs/${runId}/report.html`);
   });
 
   it('refuses an unknown run and an unsafe id', async () => {
