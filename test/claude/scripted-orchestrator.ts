@@ -1,0 +1,127 @@
+/**
+ * Scripts for the two model servers of the plugin end-to-end test. The Anthropic side plays the
+ * orchestrating model: it invokes the parley skill, then calls parley's tools as Claude Code names
+ * them, choosing each call from the previous tool_result (orchestrator.ts). The Responses side
+ * plays Codex: it answers from the prompt parley built (the iteration line, the open challenges).
+ */
+import type { AnthropicReply, AnthropicRequestRecord } from '../servers/scripted-anthropic.js';
+import type { ResponsesScriptStep } from '../servers/scripted-responses.js';
+import { decide, type Plan, type ToolResult } from './orchestrator.js';
+
+export const PLUGIN_TOOL_PREFIX = 'mcp__plugin_parley_parley__';
+export const SKILL_NAME = 'parley:parley';
+
+interface Block {
+  type: string;
+  id?: string;
+  name?: string;
+  input?: unknown;
+  tool_use_id?: string;
+  content?: unknown;
+  text?: string;
+  is_error?: boolean;
+}
+interface Message {
+  role: string;
+  content: string | Block[];
+}
+
+export interface OrchestratorLog {
+  /** Every tool call the script made, in order, with Claude Code's name for it. */
+  calls: { name: string; input: Record<string, unknown> }[];
+  /** Whether the request after the Skill call carried SKILL.md's text. */
+  skillLoaded: boolean;
+  errors: string[];
+}
+
+/** The Anthropic-side script: one function of the request, deciding from what the request shows. */
+export function orchestratorScript(plan: Plan, log: OrchestratorLog): (req: AnthropicRequestRecord) => AnthropicReply {
+  return (req) => {
+    if (!Array.isArray(req.body?.tools)) return { text: 'parley deliberation' };
+    const messages = (req.body.messages ?? []) as Message[];
+    // Claude Code may add reminder messages after a tool_result: read everything since our last turn.
+    const lastAssistant = messages.map((m) => m.role).lastIndexOf('assistant');
+    const blocks = messages.slice(lastAssistant + 1).flatMap((m) => (Array.isArray(m.content) ? m.content : []));
+    const toolResult = blocks.find((b) => b.type === 'tool_result');
+    if (!toolResult) {
+      // Invoked by the user as /parley:parley, the skill's text is already in the first message.
+      log.skillLoaded = mentionsSkill(messages);
+      return log.skillLoaded ? next(plan, undefined, log) : call(log, 'Skill', { skill: SKILL_NAME, args: plan.question });
+    }
+    const toolName = toolNameFor(messages, toolResult.tool_use_id);
+    const resultText = flatten(toolResult.content);
+    if (toolResult.is_error) {
+      log.errors.push(`${toolName}: ${resultText}`);
+      return { text: `ERROR from ${toolName}: ${resultText}` };
+    }
+    if (toolName === 'Skill') {
+      log.skillLoaded = mentionsSkill(messages.slice(-1));
+      return next(plan, undefined, log);
+    }
+    if (!toolName?.startsWith(PLUGIN_TOOL_PREFIX)) return { text: `ERROR: unexpected tool ${toolName}` };
+    let parsed: ToolResult;
+    try {
+      parsed = JSON.parse(resultText) as ToolResult;
+    } catch {
+      log.errors.push(`${toolName}: not JSON: ${resultText.slice(0, 200)}`);
+      return { text: `ERROR: ${toolName} returned no JSON` };
+    }
+    return next(plan, { tool: toolName.slice(PLUGIN_TOOL_PREFIX.length), result: parsed }, log);
+  };
+}
+
+function next(plan: Plan, last: Parameters<typeof decide>[1], log: OrchestratorLog): AnthropicReply {
+  const decision = decide(plan, last);
+  if ('text' in decision) return { text: decision.text };
+  return call(log, PLUGIN_TOOL_PREFIX + decision.tool, decision.input);
+}
+
+function call(log: OrchestratorLog, name: string, input: Record<string, unknown>): AnthropicReply {
+  log.calls.push({ name, input });
+  return { toolUse: { name, input, id: `toolu_parley_${log.calls.length}` } };
+}
+
+/** SKILL.md's body, as Claude Code injects it when the skill is invoked either way. */
+function mentionsSkill(messages: Message[]): boolean {
+  return JSON.stringify(messages).includes('The decisive-evidence test');
+}
+
+function toolNameFor(messages: Message[], toolUseId: string | undefined): string | undefined {
+  for (const message of [...messages].reverse()) {
+    if (message.role !== 'assistant' || !Array.isArray(message.content)) continue;
+    const use = message.content.find((b) => b.type === 'tool_use' && b.id === toolUseId);
+    if (use) return use.name;
+  }
+  return undefined;
+}
+
+function flatten(content: unknown): string {
+  if (typeof content === 'string') return content;
+  if (!Array.isArray(content)) return '';
+  return content.map((b: Block) => (b.type === 'text' ? (b.text ?? '') : '')).join('');
+}
+
+/** The Codex-side script: the first reply, then a defense of whatever challenge the prompt lists. */
+export function consulteeScript(firstReply: string, defense: (challengeId: string) => string): (req: { body: any }) => ResponsesScriptStep {
+  let defended: string | undefined;
+  return ({ body }) => {
+    const prompt = lastPrompt(body);
+    if (/Iteration 1\//.test(prompt)) return { text: firstReply };
+    const open = /Open challenges \(answer each by id\):\n(C\d+)/.exec(prompt)?.[1];
+    if (open) {
+      defended = open;
+      return { text: defense(open) };
+    }
+    return { text: `Re ${defended ?? 'C1'}: nothing to add; the defense stands.` };
+  };
+}
+
+function lastPrompt(body: any): string {
+  const items = Array.isArray(body?.input) ? body.input : [];
+  for (const item of [...items].reverse()) {
+    if (item?.role !== 'user' || !Array.isArray(item.content)) continue;
+    const text = item.content.map((c: { text?: string }) => c.text ?? '').join('\n');
+    if (text.includes('Iteration ')) return text;
+  }
+  return '';
+}
