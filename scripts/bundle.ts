@@ -32,6 +32,8 @@ export async function bundleServer(): Promise<string> {
     target: 'node20',
     write: false,
     legalComments: 'none',
+    // Minified: the bundle is committed, and every update of it lands in the history.
+    minify: true,
     logLevel: 'silent',
     banner: { js: banner },
     outfile: bundlePath,

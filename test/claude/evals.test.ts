@@ -1,0 +1,50 @@
+import { describe, expect, it } from 'vitest';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { z } from 'zod';
+import { FRAMINGS } from '../../protocols/argumentation/index.js';
+import { repoRoot } from './skill-files.js';
+
+const Framing = z.enum(Object.keys(FRAMINGS) as [string, ...string[]]);
+const Expectation = z.discriminatedUnion('invoke', [
+  z.strictObject({ invoke: z.literal(false) }),
+  z.strictObject({
+    invoke: z.literal(true),
+    protocol: z.enum(['argumentation', 'dialogic', 'debate']),
+    mode: z.enum(['standard', 'minimal', 'quick']).optional(),
+    framing: Framing.optional(),
+    constraintsMention: z.array(z.string().min(1)).optional(),
+  }),
+]);
+const EvalCase = z.strictObject({ id: z.string().regex(/^[a-z0-9-]+$/), request: z.string().min(20), expect: Expectation, why: z.string().min(10) });
+export const EvalFile = z.strictObject({ version: z.literal(1), description: z.string(), cases: z.array(EvalCase).min(10) });
+
+async function load(): Promise<z.infer<typeof EvalFile>> {
+  return EvalFile.parse(JSON.parse(await readFile(path.join(repoRoot, 'skill/evals/cases.json'), 'utf8')));
+}
+
+describe('skill/evals/cases.json', () => {
+  it('validates: ids unique, argumentation cases name a framing, others do not', async () => {
+    const file = await load();
+    expect(new Set(file.cases.map((c) => c.id)).size).toBe(file.cases.length);
+    for (const c of file.cases) {
+      if (!c.expect.invoke) continue;
+      if (c.expect.protocol === 'argumentation') expect(c.expect.framing, c.id).toBeDefined();
+      else expect(c.expect.framing ?? c.expect.mode, c.id).toBeUndefined();
+    }
+  });
+
+  it('covers all ten framings, all three modes, both run protocols and the invocation check', async () => {
+    const { cases } = await load();
+    const invoked = cases.flatMap((c) => (c.expect.invoke ? [c.expect] : []));
+    expect(new Set(invoked.map((e) => e.framing).filter(Boolean))).toEqual(new Set(Object.keys(FRAMINGS)));
+    expect(new Set(invoked.map((e) => e.mode).filter(Boolean))).toEqual(new Set(['standard', 'minimal', 'quick']));
+    expect(new Set(invoked.map((e) => e.protocol))).toEqual(new Set(['argumentation', 'dialogic', 'debate']));
+    expect(cases.filter((c) => !c.expect.invoke).length).toBeGreaterThanOrEqual(3);
+  });
+
+  it('rejects a malformed case', () => {
+    const bad = { version: 1, description: 'x', cases: Array.from({ length: 10 }, (_, i) => ({ id: `c${i}`, request: 'a request long enough here', expect: { invoke: true, protocol: 'argumentation', framing: 'steelman' }, why: 'because of a reason' })) };
+    expect(EvalFile.safeParse(bad).success).toBe(false);
+  });
+});
