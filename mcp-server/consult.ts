@@ -1,4 +1,5 @@
-import { mkdir } from 'node:fs/promises';
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { DeliberationState } from '../schemas/argumentation.js';
 import type { Usage } from '../schemas/common.js';
@@ -36,6 +37,7 @@ type RunCodex = (options: CodexCallOptions) => Promise<CodexCallResult>;
  */
 export class ConsultService {
   private readonly undelivered = new Map<string, string>();
+  private emptyDir?: Promise<string>;
 
   constructor(
     private readonly deps: { deliberations: Deliberations; jobs: JobManager; env: NodeJS.ProcessEnv; home: string; runCodex?: RunCodex },
@@ -144,8 +146,9 @@ export class ConsultService {
     let cwd = settings.cwd ?? env.PARLEY_CONSULT_CWD;
     if (cwd === 'empty') {
       // Abstract questions: an empty folder spares Codex the scan of a codebase (the seed's -C /tmp).
-      cwd = join(this.deps.home, 'empty-workdir');
-      await mkdir(cwd, { recursive: true });
+      // A private empty folder per server process, outside the state folder (quick mode writes nothing there).
+      this.emptyDir ??= mkdtemp(join(tmpdir(), 'parley-empty-'));
+      cwd = await this.emptyDir;
     }
     const timeout = Number(env.PARLEY_CONSULT_TIMEOUT_MS);
     return {

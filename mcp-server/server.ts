@@ -2,6 +2,8 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { ServerDeps } from './deps.js';
 import { registerTools } from './tools/index.js';
 import { compactToolList } from './compact-tool-list.js';
+import { registerReportResources } from './tools/report-resource.js';
+import { registerRunResources } from './tools/run-resources.js';
 import { PARLEY_VERSION } from './version.js';
 
 export const SERVER_INSTRUCTIONS = [
@@ -20,5 +22,7 @@ export function createServer(deps: ServerDeps): McpServer {
   );
   registerTools(server, deps);
   compactToolList(server);
+  registerReportResources(server, deps);
+  registerRunResources(server, deps);
   return server;
 }

@@ -1,17 +1,18 @@
 import { ResourceTemplate, type McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
-import { loadReportSource, reportHtml, reportMarkdown, sourceFromData } from '../../protocols/report/index.js';
 import { assertSafeId } from '../../state/paths.js';
 import type { ServerDeps } from '../deps.js';
 
 const registered = new WeakSet<McpServer>();
+// Reports pull in Vega and Graphviz: load them on the first read, not at server start.
+const reports = () => import('../../protocols/report/index.js');
 
 const one = (value: string | string[] | undefined): string => assertSafeId(Array.isArray(value) ? (value[0] ?? '') : (value ?? ''), 'id');
 
 async function runSource(deps: ServerDeps, runId: string) {
   const meta = await deps.runs.status(runId);
   if (meta.status !== 'succeeded') throw new Error(`run ${runId} is ${meta.status}: its report exists once it has succeeded (poll run_status)`);
-  return loadReportSource(meta.files.output);
+  return (await reports()).loadReportSource(meta.files.output);
 }
 
 /**
@@ -32,7 +33,7 @@ export function registerReportResources(server: McpServer, deps: ServerDeps): vo
     new ResourceTemplate('parley://runs/{runId}/report.md', { list: listRuns('md', 'text/markdown') }),
     { title: 'Run report (Markdown)', description: 'Measures and summary of a finished dialogic or debate run', mimeType: 'text/markdown' },
     async (uri, { runId }): Promise<ReadResourceResult> => ({
-      contents: [{ uri: uri.href, mimeType: 'text/markdown', text: reportMarkdown(await runSource(deps, one(runId))) }],
+      contents: [{ uri: uri.href, mimeType: 'text/markdown', text: (await reports()).reportMarkdown(await runSource(deps, one(runId))) }],
     }),
   );
 
@@ -41,7 +42,7 @@ export function registerReportResources(server: McpServer, deps: ServerDeps): vo
     new ResourceTemplate('parley://runs/{runId}/report.html', { list: listRuns('html', 'text/html') }),
     { title: 'Run report (HTML)', description: 'Self-contained offline HTML report of a finished run, with graph and charts', mimeType: 'text/html' },
     async (uri, { runId }): Promise<ReadResourceResult> => ({
-      contents: [{ uri: uri.href, mimeType: 'text/html', text: await reportHtml(await runSource(deps, one(runId))) }],
+      contents: [{ uri: uri.href, mimeType: 'text/html', text: await (await reports()).reportHtml(await runSource(deps, one(runId))) }],
     }),
   );
 
@@ -53,6 +54,7 @@ export function registerReportResources(server: McpServer, deps: ServerDeps): vo
       const deliberationId = one(id);
       const { state } = await deps.deliberations.get(deliberationId);
       const audit = state.mode === 'quick' ? [] : await deps.deliberations.store.auditLog(deliberationId).readAll().catch(() => []);
+      const { reportMarkdown, sourceFromData } = await reports();
       return { contents: [{ uri: uri.href, mimeType: 'text/markdown', text: reportMarkdown(sourceFromData(state, { label: deliberationId, audit })) }] };
     },
   );

@@ -62,6 +62,15 @@ describe('dialogic and debate runs through the MCP tools', () => {
     expect(result.table).toMatch(/round/i);
     const { runs } = await harness.ok('run_list', { protocol: 'debate' });
     expect(runs.map((r: { runId: string }) => r.runId)).toContain(run.runId);
+    const read = async (file: string) => {
+      const { contents } = await harness!.client.readResource({ uri: `parley://runs/${run.runId}/${file}` });
+      return (contents[0] as { text: string }).text;
+    };
+    expect(JSON.parse(await read('output.json'))).toEqual(result.output);
+    expect(JSON.parse(await read('measures.json'))).toEqual(result.measures);
+    expect(await read('graph.dot')).toMatch(/^digraph/);
+    expect((await read('audit.jsonl')).trim().split('\n').length).toBeGreaterThanOrEqual(8);
+    await expect(harness.client.readResource({ uri: 'parley://runs/..%2Fx/output.json' })).rejects.toThrow(/invalid id/);
   });
 
   it('refuses a bad model spec and an invalid config with the reason', async () => {
