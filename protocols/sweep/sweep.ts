@@ -1,4 +1,5 @@
 import { access, mkdir, readFile } from 'node:fs/promises';
+import { getMaxListeners, setMaxListeners } from 'node:events';
 import { join, resolve } from 'node:path';
 import pLimit from 'p-limit';
 import { addUsage, zeroUsage, type Usage } from '../../schemas/common.js';
@@ -81,6 +82,7 @@ export async function runSweep(matrix: SweepMatrix, options: SweepOptions): Prom
   });
   const signal = options.signal ?? new AbortController().signal;
   const limit = pLimit(Math.max(1, options.concurrency));
+  setMaxListeners(Math.max(getMaxListeners(signal), options.concurrency + 10), signal);
   const ran: string[] = [];
   const failed: string[] = [];
   await Promise.all(
@@ -89,14 +91,18 @@ export async function runSweep(matrix: SweepMatrix, options: SweepOptions): Prom
         if (signal.aborted) return;
         const resumed = await access(runFiles(dir, plan.id).audit).then(() => true, () => false);
         emit({ type: 'run-started', id: plan.id, resumed });
+        // One signal per run: a run's many call listeners stay off the sweep's own signal.
+        const run = new AbortController();
+        const abortRun = () => run.abort(signal.reason);
+        signal.addEventListener('abort', abortRun, { once: true });
         const result = await runOne(plan, {
           sweepDir: dir,
           backendFor: backends.forRun(plan.id),
           prices,
-          signal,
+          signal: run.signal,
           onProgress: (update) => emit({ type: 'run-progress', id: plan.id, message: update.message }),
           ...(options.now && { now: options.now }),
-        });
+        }).finally(() => signal.removeEventListener('abort', abortRun));
         if (!result) return;
         ran.push(plan.id);
         if (result.status === 'failed') failed.push(plan.id);

@@ -111,7 +111,7 @@ describe('a sweep killed with SIGKILL and run again', () => {
     } finally {
       await chat.close();
     }
-  });
+  }, 120_000);
 
   it('debate N x PID: skips finished runs and repeats no finished step', async () => {
     const chat = await startDebateWorld(15);
@@ -123,5 +123,5 @@ describe('a sweep killed with SIGKILL and run again', () => {
     } finally {
       await chat.close();
     }
-  });
+  }, 120_000);
 });
