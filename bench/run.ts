@@ -10,6 +10,7 @@ const benches: Bench[] = [
   { name: 'Codex consult vs raw codex exec', run: async () => (await import('./codex.js')).benchCodex() },
   { name: 'delib_consult over stdio vs raw codex exec; prompt bytes per iteration', run: async () => (await import('./consult.js')).benchConsult() },
   { name: 'debate rounds', run: async () => (await import('./debate.js')).benchDebate() },
+  { name: 'sweep throughput', run: async () => (await import('./sweep.js')).benchSweep() },
 ];
 
 const only = process.argv.slice(2);
