@@ -36,7 +36,6 @@ type RunCodex = (options: CodexCallOptions) => Promise<CodexCallResult>;
  * reply as the engine's reply_record move. Runs as a job so no tool call blocks past a timeout.
  */
 export class ConsultService {
-  private readonly undelivered = new Map<string, string>();
   private emptyDir?: Promise<string>;
 
   constructor(
@@ -57,18 +56,14 @@ export class ConsultService {
       throw new ToolRefusal(`iteration ${state.n} already has its reply; evaluate it, then iteration_advance before the next consult`, 'one-reply-per-iteration', ['point_triage', 'point_evaluate', 'challenge_resolve', 'iteration_advance']);
     }
     this.deps.jobs.start(id, 'consult', (signal, progress) => this.consult(state, settings, signal, (message) => progress({ done: 0, message })));
-    this.undelivered.set(deliberationId, id);
     return id;
   }
 
   /** The finished consult's outcome once (later calls start a new consult). */
   takeFinished(deliberationId: string): ConsultOutcome | { error: string } | undefined {
-    const id = this.undelivered.get(deliberationId);
-    const job = id ? this.deps.jobs.get(id) : undefined;
-    if (!id || !job || job.status === 'running') return undefined;
-    this.undelivered.delete(deliberationId);
-    if (job.status !== 'succeeded') return { error: job.error ?? job.status };
-    return this.deps.jobs.result(id) as ConsultOutcome;
+    const taken = this.deps.jobs.takeFinished<ConsultOutcome>(this.jobId(deliberationId));
+    if (!taken) return undefined;
+    return taken.ok ? taken.result : { error: taken.error };
   }
 
   private async consult(state: DeliberationState, settings: ConsultSettings, signal: AbortSignal, say: (m: string) => void): Promise<ConsultOutcome> {

@@ -14,6 +14,7 @@ export interface JobView {
 
 interface Job<T = unknown> extends JobView {
   controller: AbortController;
+  delivered: boolean;
   promise: Promise<T>;
   result?: T;
   listeners: Set<(progress: RunProgress) => void>;
@@ -43,6 +44,7 @@ export class JobManager {
       progress: { done: 0, message: 'started' },
       startedAt: this.clock().toISOString(),
       controller,
+      delivered: false,
       listeners: new Set(),
       promise: Promise.resolve() as Promise<T>,
     };
@@ -76,6 +78,17 @@ export class JobManager {
 
   result(id: string): unknown {
     return this.jobs.get(id)?.result;
+  }
+
+  /**
+   * A finished job's outcome, handed out once: for tools that start work, wait a while, and let the
+   * caller come back for the answer. Undefined while it runs, when unknown, or once taken.
+   */
+  takeFinished<T>(id: string): { ok: true; result: T } | { ok: false; error: string } | undefined {
+    const job = this.jobs.get(id);
+    if (!job || job.status === 'running' || job.delivered) return undefined;
+    job.delivered = true;
+    return job.status === 'succeeded' ? { ok: true, result: job.result as T } : { ok: false, error: job.error ?? job.status };
   }
 
   /** Resolves when the job ends or after `ms`, whichever comes first; forwards progress meanwhile. */

@@ -34,7 +34,9 @@ export function registerSweepCommand(program: Command): void {
     .option('--out <dir>', 'the sweep folder: one file per run, plus sweep.json and totals.json (required)')
     .option('--concurrency <n>', 'runs in flight at once', parsePositive, 4)
     .option('--shard <i/n>', 'run only the i-th of n deterministic shares of the sweep (1-based)', parseShardOption)
-    .option('--per-backend <[spec=]n>', 'model calls in flight per backend, e.g. 4 or openai:gpt-4.1=2 (repeatable)', collectLimit, {})
+    .addOption(
+      new Option('--per-backend <[spec=]n>', 'model calls in flight per backend, e.g. 4 or openai:gpt-4.1=2 (repeatable)').argParser(collectLimit).default({}, 'the sweep file, else 8'),
+    )
     .option('--prices <file>', 'a price table (YAML or JSON, USD per million tokens) over the defaults and the sweep file')
     .addOption(new Option('--progress <mode>', 'progress display').choices(['auto', 'tty', 'plain']).default('auto'))
     .action(async (matrixPath: string | undefined, options: RunOptions) => {

@@ -92,7 +92,8 @@ describe('a standard deliberation driven only through the MCP tools (stdio, real
     const synthesized = await r.ok('delib_synthesize', { deliberationId: id });
     expect(synthesized.effects.at(-1)).toBe('report ready: 2 agreed, 2 dismissed, 0 unresolved, 0 not evaluated');
     const arbitrated = await r.ok('delib_arbitrate', { deliberationId: id });
-    expect(arbitrated.flagged).toEqual(['P1.2']);
+    expect(arbitrated.arbitration).toMatchObject({ status: 'done' });
+    expect(arbitrated.arbitration.flagged).toEqual(['P1.2']);
 
     // The state file on disk.
     const { value: state } = await r.stateFile(id);
