@@ -24,6 +24,11 @@ describe('documentation matches the code', () => {
     }
   });
 
+  it('the whole tools/list (all three protocols) stays within its budget of 4,000 tokens (chars/4)', async () => {
+    const tools = await listRegisteredTools();
+    expect(Math.round(JSON.stringify({ tools }).length / 4)).toBeLessThanOrEqual(4000);
+  });
+
   it('the server version is the package version', async () => {
     const pkg = JSON.parse(await readFile(resolve(root, 'package.json'), 'utf8'));
     expect(PARLEY_VERSION).toBe(pkg.version);
