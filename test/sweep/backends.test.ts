@@ -2,12 +2,12 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createSweepProgress, expandSweep, runFiles, runSweep, seedForRun, type SweepEvent } from '../../protocols/sweep/index.js';
+import { createSweepProgress, expandSweep, readRunResult, runFiles, runSweep, seedForRun, type SweepEvent } from '../../protocols/sweep/index.js';
 import type { Backend } from '../../wrapper/backend.js';
 import { createBackend } from '../../wrapper/model-spec.js';
 import { debaterScript, roundOf } from '../debate/scripts.js';
 import { startScriptedChat, type ChatRequestRecord } from '../servers/scripted-chat.js';
-import { DEBATERS, debateMatrix, dialogicMatrix, startDialogicWorld } from './worlds.js';
+import { DEBATERS, debateMatrix, dialogicMatrix, dialogicReply, startDialogicWorld } from './worlds.js';
 
 const work = await mkdtemp(join(tmpdir(), 'parley-sweep-backends-'));
 afterAll(async () => rm(work, { recursive: true, force: true }));
@@ -126,5 +126,41 @@ describe('sweep progress', () => {
     const screen = text.split('\r\x1b[2K').at(-1);
     expect(screen).toBe('sweep: 2/3 done, 0 running, 1 failed, 1,234 tokens\n');
     expect(text).toContain('sweep: 1/3 done, 2 running, 0 failed, 1,234 tokens');
+  });
+});
+
+describe('failed runs', () => {
+  it('are recorded as failed, then continued from their audit logs by the next sweep', async () => {
+    let broken = true;
+    const world = dialogicReply(0);
+    const chat = await startScriptedChat((req) => {
+      // Model b2 refuses everything (a 400 is not retried) until it is "fixed".
+      if (broken && req.model === 'b2') return { status: 400, body: { error: { message: 'bad request', type: 'invalid_request_error' } } };
+      return world(req);
+    });
+    try {
+      const matrix = dialogicMatrix(chat, { repetitions: 1 });
+      const dir = join(work, 'failing');
+      const first = await runSweep(matrix, { outDir: dir, concurrency: 2 });
+      const p2 = expandSweep(matrix).filter((plan) => plan.params.pairing === 'p2').map((plan) => plan.id);
+      expect(first.failed.sort()).toEqual(p2.sort());
+      expect(first.ran).toHaveLength(4);
+      const failedResult = await readRunResult(dir, p2[0]!);
+      expect(failedResult).toMatchObject({ status: 'failed', attempts: 1, error: expect.stringMatching(/400/) });
+      const sentBefore = chat.requests.filter((req) => req.model === 'a2').length;
+
+      broken = false;
+      const second = await runSweep(matrix, { outDir: dir, concurrency: 2 });
+      expect(second.skipped).toHaveLength(2);
+      expect(second.ran.sort()).toEqual(p2.sort());
+      expect(second.failed).toEqual([]);
+      expect(await readRunResult(dir, p2[0]!)).toMatchObject({ status: 'ok', attempts: 2 });
+      // Model a2's first generation succeeded in the failed attempt: it is replayed, not sent again.
+      const a2Generations = chat.requests.filter((req) => req.model === 'a2' && req.messages.at(-1)?.content.includes('Generate between 4 and 8 terms'));
+      expect(a2Generations).toHaveLength(2);
+      expect(sentBefore).toBeGreaterThanOrEqual(2);
+    } finally {
+      await chat.close();
+    }
   });
 });
