@@ -3,9 +3,10 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { buildCodexArgs, parseJsonEvents, parsePlainOutput } from '../../wrapper/codex/index.js';
 import { classifyFailure } from '../../wrapper/codex/failures.js';
+import { CODEX_CAPTURES } from '../interop.js';
 
 // Real captures of codex 0.169, read in place (never copied into the project).
-const CAPTURES = '/work/shared/interop/codex-0.169';
+const CAPTURES = CODEX_CAPTURES;
 if (!existsSync(CAPTURES)) throw new Error(`codex interop captures are missing: expected them at ${CAPTURES}`);
 
 interface Capture { name: string; cmd: string; stdout: string; stderr: string; rc: number; lastmsg?: string }

@@ -4,8 +4,9 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DictionaryTerm, exportDictionaryTerms, measureDialogic, analyzeDialogic, runDialogicToFile } from '../../protocols/dialogic/index.js';
 import { startWorld, type World } from './world.js';
+import { PHENOMENAI_RUN } from '../interop.js';
 
-const PHENOMENAI = '/work/shared/interop/phenomenai-haiku-run-2026-04-07.json';
+const PHENOMENAI = PHENOMENAI_RUN;
 
 type Raw = any;
 

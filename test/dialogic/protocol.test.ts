@@ -6,6 +6,7 @@ import { DialogicBaseline, DialogicRun } from '../../schemas/dialogic.js';
 import { runDialogicToFile } from '../../protocols/dialogic/index.js';
 import { parseAuditLines } from '../../state/audit-log.js';
 import { startWorld, type World, type WorldScript } from './world.js';
+import { PHENOMENAI_RUN } from '../interop.js';
 
 const worlds: World[] = [];
 afterEach(async () => {
@@ -181,7 +182,7 @@ describe('dialogic protocol against a scripted OpenAI-compatible server', () => 
         modelB: w.specB,
         personas: 'both-heideggerian',
         seedLevel: 'heavy',
-        vocabularyFile: '/work/shared/interop/phenomenai-haiku-run-2026-04-07.json',
+        vocabularyFile: PHENOMENAI_RUN,
         maxCycles: 1,
         retryBaseMs: 0,
       },

@@ -6,6 +6,7 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { compareHtml, loadReportSource, reportHtml, type ReportSource } from '../../protocols/report/index.js';
 import { argumentationRun, debateRun, dialogicRun } from './fixtures.js';
+import { PHENOMENAI_RUN } from '../interop.js';
 
 const CHROMIUM_FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 const SHOTS = resolve('test-output/report');
@@ -23,7 +24,7 @@ beforeAll(async () => {
     argumentation: await loadReportSource((await argumentationRun(work)).statePath),
     dialogic: await loadReportSource(await dialogicRun(work)),
     debate: await loadReportSource(await debateRun(work)),
-    foreign: await loadReportSource('/work/shared/interop/phenomenai-haiku-run-2026-04-07.json'),
+    foreign: await loadReportSource(PHENOMENAI_RUN),
   };
   for (const [name, source] of Object.entries(sources)) {
     pages[name] = join(work, `${name}.html`);

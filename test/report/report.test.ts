@@ -6,8 +6,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registerReportCommand } from '../../mcp-server/cli/report.js';
 import { compareMarkdown, detectKind, loadReportSource, reportHtml, reportMarkdown, type ReportSource } from '../../protocols/report/index.js';
 import { HOSTILE_TERM, argumentationRun, debateRun, dialogicRun } from './fixtures.js';
+import { PHENOMENAI_RUN } from '../interop.js';
 
-const PHENOMENAI = '/work/shared/interop/phenomenai-haiku-run-2026-04-07.json';
+const PHENOMENAI = PHENOMENAI_RUN;
 let dir: string;
 const sources: Record<string, ReportSource> = {};
 const paths: Record<string, string> = {};
