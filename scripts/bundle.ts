@@ -1,11 +1,14 @@
 /**
- * Bundles the MCP server into one self-contained ESM file that the Claude Code plugin ships.
- * A marketplace install is a clone with no `npm install` and no build, so the bundle is committed;
- * test/claude/bundle.test.ts checks that it equals a fresh bundle of the sources.
+ * Builds plugin/, the self-contained plugin the marketplace installs: the MCP server bundled into one
+ * ESM file, and a copy of the skill (SKILL.md and skill/*.md) under plugin/skills/parley/.
+ * A marketplace install copies a folder with no build, so all of it is committed;
+ * test/claude/bundle.test.ts checks that it equals a fresh build of the sources.
+ * The installed folder must not hold package.json + package-lock.json: Claude Code then runs
+ * `npm ci` in it (every dev dependency, on every install). plugin/ has neither.
  *
- *   npm run bundle            writes plugin/parley-server.mjs
+ *   npm run bundle            writes plugin/parley-server.mjs and plugin/skills/parley/
  */
-import { writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
@@ -44,13 +47,32 @@ export async function bundleServer(): Promise<string> {
   return output.text.replace(/\n#!\/usr\/bin\/env node\n/, '\n');
 }
 
-export async function writeBundle(): Promise<{ path: string; bytes: number }> {
+export const pluginSkillDir = path.join(repoRoot, 'plugin', 'skills', 'parley');
+
+/** The skill's files as the installed plugin holds them: absolute target path -> text. */
+export async function skillCopies(): Promise<Map<string, string>> {
+  const copies = new Map<string, string>();
+  copies.set(path.join(pluginSkillDir, 'SKILL.md'), await readFile(path.join(repoRoot, 'SKILL.md'), 'utf8'));
+  for (const name of (await readdir(path.join(repoRoot, 'skill'))).filter((file) => file.endsWith('.md')).sort()) {
+    copies.set(path.join(pluginSkillDir, 'skill', name), await readFile(path.join(repoRoot, 'skill', name), 'utf8'));
+  }
+  return copies;
+}
+
+export async function writeBundle(): Promise<{ path: string; bytes: number }[]> {
   const text = await bundleServer();
   await writeFile(bundlePath, text, { mode: 0o755 });
-  return { path: bundlePath, bytes: Buffer.byteLength(text) };
+  const written = [{ path: bundlePath, bytes: Buffer.byteLength(text) }];
+  for (const [target, content] of await skillCopies()) {
+    await mkdir(path.dirname(target), { recursive: true });
+    await writeFile(target, content);
+    written.push({ path: target, bytes: Buffer.byteLength(content) });
+  }
+  return written;
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  const { path: written, bytes } = await writeBundle();
-  console.error(`bundle: ${path.relative(repoRoot, written)} (${(bytes / 1024).toFixed(0)} KiB)`);
+  for (const { path: written, bytes } of await writeBundle()) {
+    console.error(`bundle: ${path.relative(repoRoot, written)} (${(bytes / 1024).toFixed(0)} KiB)`);
+  }
 }

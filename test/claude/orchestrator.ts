@@ -41,7 +41,7 @@ export function decide(plan: Plan, last: { tool: string; result: ToolResult } | 
   }
   const id = result.deliberationId;
   const status = result.status;
-  if (last.tool === 'delib_synthesize') return { text: finalAnswer(id, result) };
+  if (last?.tool === 'delib_synthesize') return { text: finalAnswer(id, result) };
   if (!status) return { text: `ERROR: no status in ${JSON.stringify(result)}` };
   if (result.consult?.status === 'running') return { tool: 'delib_consult', input: { deliberationId: id, waitSeconds: 60 } };
   if (status.status !== 'active') return { tool: 'delib_synthesize', input: { deliberationId: id } };

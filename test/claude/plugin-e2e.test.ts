@@ -48,7 +48,9 @@ async function deliberate(plan: Plan, consultee: (req: { body: any }) => any, in
   cleanups.push(codex.close, codexHome.cleanup, anthropic.close, home.remove);
   const prompt = invocation === 'user' ? `/parley:parley ${plan.question}` : `Deliberate with Codex: ${plan.question}`;
   const allowed = invocation === 'user' ? 'Skill' : `Skill,${PLUGIN_TOOL_PREFIX}*`;
-  const run = await execa(claudeBin, ['-p', prompt, '--output-format', 'json', '--plugin-dir', repoRoot, '--allowedTools', allowed], {
+  // The repository itself is a plugin (for a checkout), and plugin/ is the folder the marketplace installs.
+  const pluginDir = invocation === 'model' ? repoRoot : path.join(repoRoot, 'plugin');
+  const run = await execa(claudeBin, ['-p', prompt, '--output-format', 'json', '--plugin-dir', pluginDir, '--allowedTools', allowed], {
     cwd: home.cwd,
     env: { ...home.env, CODEX_HOME: codexHome.codexHome, PARLEY_CODEX_PATH: codexBin },
     extendEnv: false,
@@ -99,7 +101,7 @@ describe('Claude Code runs a deliberation through the parley plugin', () => {
     expect(files.filter((f) => f.startsWith(quick.deliberationId))).toEqual([]);
   });
 
-  it('standard mode (/parley:parley, tools approved by the skill alone): a challenge is raised, defended with evidence and accepted; state file, audit log and report agree', async () => {
+  it('standard mode (/parley:parley from plugin/, tools approved by the skill alone): a challenge is raised, defended with evidence and accepted; state file, audit log and report agree', async () => {
     expect(standard.log.errors).toEqual([]);
     expect(standard.log.skillLoaded).toBe(true);
     expect(standard.result.permission_denials ?? []).toEqual([]);
