@@ -3,6 +3,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
 import { FRAMINGS } from '../../protocols/argumentation/index.js';
+import { grade, parleyCalls } from '../../scripts/skill-evals.js';
 import { repoRoot } from './skill-files.js';
 
 const Framing = z.enum(Object.keys(FRAMINGS) as [string, ...string[]]);
@@ -46,5 +47,31 @@ describe('skill/evals/cases.json', () => {
   it('rejects a malformed case', () => {
     const bad = { version: 1, description: 'x', cases: Array.from({ length: 10 }, (_, i) => ({ id: `c${i}`, request: 'a request long enough here', expect: { invoke: true, protocol: 'argumentation', framing: 'steelman' }, why: 'because of a reason' })) };
     expect(EvalFile.safeParse(bad).success).toBe(false);
+  });
+});
+
+describe('the eval runner grading (scripts/skill-evals.ts)', () => {
+  const transcript = [
+    JSON.stringify({ type: 'system', subtype: 'init' }),
+    JSON.stringify({ type: 'assistant', message: { content: [{ type: 'tool_use', name: 'Skill', input: { skill: 'parley:parley' } }] } }),
+    JSON.stringify({ type: 'assistant', message: { content: [{ type: 'text', text: 'Starting.' }, { type: 'tool_use', name: 'mcp__plugin_parley_parley__delib_start', input: { question: 'q', mode: 'quick', framing: 'compare', constraints: ['no Kafka'] } }] } }),
+    'not json',
+  ].join('\n');
+
+  it('reads parley calls from a stream-json transcript', () => {
+    expect(parleyCalls(transcript)).toEqual([{ name: 'delib_start', input: { question: 'q', mode: 'quick', framing: 'compare', constraints: ['no Kafka'] } }]);
+  });
+
+  it('passes a matching case and names each mismatch otherwise', () => {
+    const calls = parleyCalls(transcript);
+    expect(grade({ invoke: true, protocol: 'argumentation', mode: 'quick', framing: 'compare', constraintsMention: ['Kafka'] }, calls)).toEqual([]);
+    expect(grade({ invoke: true, protocol: 'argumentation', mode: 'standard', framing: 'red-team', constraintsMention: ['budget'] }, calls)).toEqual([
+      'mode quick, expected standard',
+      'framing compare, expected red-team',
+      'constraints lack "budget"',
+    ]);
+    expect(grade({ invoke: false }, calls)).toEqual(['expected no deliberation, got delib_start']);
+    expect(grade({ invoke: true, protocol: 'debate' }, calls)).toEqual(['expected run_start, got delib_start']);
+    expect(grade({ invoke: false }, [])).toEqual([]);
   });
 });

@@ -62,8 +62,7 @@ export function decide(plan: Plan, last: { tool: string; result: ToolResult } | 
   return { tool: 'iteration_advance', input: { deliberationId: id, ...(plan.trivial ? { trivial: true } : {}) } };
 }
 
-/** What the orchestrator presents: the report when the tool returns it, else what the tool said. */
+/** What the orchestrator presents: what the tool said, and the report's Markdown when it is returned. */
 function finalAnswer(id: string, result: ToolResult): string {
-  const body = result.report?.markdown ?? (result.effects ?? []).join('\n');
-  return `Deliberation ${id} is synthesized.\n\n${body}`;
+  return [`Deliberation ${id} is synthesized.`, ...(result.effects ?? []), result.report?.markdown ?? ''].join('\n\n').trim();
 }
