@@ -1,4 +1,6 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv-provider.js';
+import type { jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/types.js';
 import type { ServerDeps } from './deps.js';
 import { registerTools } from './tools/index.js';
 import { compactToolList } from './compact-tool-list.js';
@@ -18,11 +20,17 @@ export const SERVER_INSTRUCTIONS = [
 export function createServer(deps: ServerDeps): McpServer {
   const server = new McpServer(
     { name: 'parley', version: PARLEY_VERSION },
-    { instructions: SERVER_INSTRUCTIONS, capabilities: { tools: {}, resources: {}, logging: {} } },
+    { instructions: SERVER_INSTRUCTIONS, capabilities: { tools: {}, resources: {}, logging: {} }, jsonSchemaValidator: lazyValidator() },
   );
   registerTools(server, deps);
   compactToolList(server);
   registerReportResources(server, deps);
   registerRunResources(server, deps);
   return server;
+}
+
+/** The SDK validates only client answers parley never asks for (elicitation): build Ajv on first use, not at start. */
+function lazyValidator(): jsonSchemaValidator {
+  let ajv: AjvJsonSchemaValidator | undefined;
+  return { getValidator: (schema) => (ajv ??= new AjvJsonSchemaValidator()).getValidator(schema) };
 }

@@ -1,20 +1,23 @@
 /**
- * Builds plugin/, the self-contained plugin the marketplace installs: the MCP server bundled into one
- * ESM file, and a copy of the skill (SKILL.md and skill/*.md) under plugin/skills/parley/.
+ * Builds plugin/, the self-contained plugin the marketplace installs: the MCP server bundled into an
+ * ESM entry (plugin/parley-server.mjs) plus chunks it imports on demand (plugin/chunks/: reports,
+ * protocol runs and model SDKs load only when used, so the server starts fast), and a copy of the
+ * skill (SKILL.md and skill/*.md) under plugin/skills/parley/.
  * A marketplace install copies a folder with no build, so all of it is committed;
  * test/claude/bundle.test.ts checks that it equals a fresh build of the sources.
  * The installed folder must not hold package.json + package-lock.json: Claude Code then runs
  * `npm ci` in it (every dev dependency, on every install). plugin/ has neither.
  *
- *   npm run bundle            writes plugin/parley-server.mjs and plugin/skills/parley/
+ *   npm run bundle            writes plugin/parley-server.mjs, plugin/chunks/ and plugin/skills/parley/
  */
-import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
 
 export const repoRoot = path.resolve(import.meta.dirname, '..');
 export const bundlePath = path.join(repoRoot, 'plugin', 'parley-server.mjs');
+export const chunksDir = path.join(repoRoot, 'plugin', 'chunks');
 
 // Bundled CommonJS dependencies call require() for Node built-ins; an ESM file has no require.
 const banner = [
@@ -24,12 +27,13 @@ const banner = [
   'const require = __parleyCreateRequire(import.meta.url);',
 ].join('\n');
 
-/** The bundle's text, built in memory (deterministic for the same sources and dependency versions). */
-export async function bundleServer(): Promise<string> {
+/** The bundle's files (absolute path -> text), built in memory (deterministic for the same sources and dependency versions). */
+export async function bundleServer(): Promise<Map<string, string>> {
   const result = await build({
     absWorkingDir: repoRoot,
-    entryPoints: ['mcp-server/cli.ts'],
+    entryPoints: { 'parley-server': 'mcp-server/cli.ts' },
     bundle: true,
+    splitting: true,
     platform: 'node',
     format: 'esm',
     target: 'node20',
@@ -39,12 +43,22 @@ export async function bundleServer(): Promise<string> {
     minify: true,
     logLevel: 'silent',
     banner: { js: banner },
-    outfile: bundlePath,
+    outdir: path.join(repoRoot, 'plugin'),
+    entryNames: '[name]',
+    chunkNames: 'chunks/[name]-[hash]',
+    outExtension: { '.js': '.mjs' },
   });
-  const [output] = result.outputFiles;
-  if (!output) throw new Error('esbuild produced no output');
+  if (result.outputFiles.length === 0) throw new Error('esbuild produced no output');
   // The entry's own shebang stays; drop it so the banner's is the first line.
-  return output.text.replace(/\n#!\/usr\/bin\/env node\n/, '\n');
+  return new Map(result.outputFiles.map((file) => [file.path, file.text.replace(/\n#!\/usr\/bin\/env node\n/, '\n')]));
+}
+
+/** The bundle files committed now (absolute path -> text). */
+export async function committedBundle(): Promise<Map<string, string>> {
+  const files = new Map<string, string>();
+  files.set(bundlePath, await readFile(bundlePath, 'utf8').catch(() => ''));
+  for (const name of await readdir(chunksDir).catch(() => [] as string[])) files.set(path.join(chunksDir, name), await readFile(path.join(chunksDir, name), 'utf8'));
+  return files;
 }
 
 export const pluginSkillDir = path.join(repoRoot, 'plugin', 'skills', 'parley');
@@ -60,9 +74,14 @@ export async function skillCopies(): Promise<Map<string, string>> {
 }
 
 export async function writeBundle(): Promise<{ path: string; bytes: number }[]> {
-  const text = await bundleServer();
-  await writeFile(bundlePath, text, { mode: 0o755 });
-  const written = [{ path: bundlePath, bytes: Buffer.byteLength(text) }];
+  const files = await bundleServer();
+  await rm(chunksDir, { recursive: true, force: true });
+  await mkdir(chunksDir, { recursive: true });
+  const written: { path: string; bytes: number }[] = [];
+  for (const [target, text] of files) {
+    await writeFile(target, text, { mode: target === bundlePath ? 0o755 : 0o644 });
+    written.push({ path: target, bytes: Buffer.byteLength(text) });
+  }
   for (const [target, content] of await skillCopies()) {
     await mkdir(path.dirname(target), { recursive: true });
     await writeFile(target, content);

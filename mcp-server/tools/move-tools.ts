@@ -19,7 +19,10 @@ export function moveTools(deps: ServerDeps) {
       effect: 'write',
       async handler(args) {
         const { deliberationId, ...input } = args as { deliberationId: string } & Record<string, unknown>;
-        return delibResult(await deps.deliberations.apply(deliberationId, move.name, input));
+        const outcome = await deps.deliberations.apply(deliberationId, move.name, input);
+        // The synthesized report is what the agent presents: hand it over, not just a status.
+        const report = move.name === 'delib_synthesize' ? outcome.state.report : undefined;
+        return { ...delibResult(outcome), ...(report ? { report } : {}) };
       },
     });
   });

@@ -48,7 +48,7 @@ export function iterationAdvance(state: DeliberationState, input: IterationAdvan
       return refuse(state, 'early-exit-trivial', 'Early exit (trivial) is only for a factual question settled by n=2 with nothing disputed.');
     }
     terminate(next, 'early-exit-trivial', `factual question settled at iteration ${next.n}`);
-    return accept(next, ['early exit (trivial): synthesize'], ctx);
+    return accept(next, ['early exit (trivial): delib_synthesize'], ctx);
   }
   if (input.stressTestWarranted && next.mode === 'standard' && next.phase === 'CONSTRUCTIVE' && allAgreed(next) && !next.stressTest.objection) {
     next.stressTest.required = true;
@@ -59,7 +59,7 @@ export function iterationAdvance(state: DeliberationState, input: IterationAdvan
   const converged = !open.length && !contested.length && !clarifying.length && !stressPending && next.scope.newPoints === 0 && sameList(disputed, next.scope.disputedAtLastAdvance);
   if (converged) {
     terminate(next, 'convergence', 'no open challenges, no new points, disputed list unchanged');
-    return accept(next, ['converged: synthesize'], ctx);
+    return accept(next, ['converged: delib_synthesize'], ctx);
   }
   if (next.n >= iterationCap(next)) {
     for (const c of open) {
@@ -68,7 +68,7 @@ export function iterationAdvance(state: DeliberationState, input: IterationAdvan
       placeUnresolved(next, { pointId: c.pointId, status: 'open-at-end', crux: c.objection, iter: next.n });
     }
     terminate(next, 'iteration-cap', `iteration cap ${next.n} reached`);
-    return accept(next, [`iteration cap reached: ${open.length} open dispute(s) -> Unresolved; synthesize`], ctx);
+    return accept(next, [`iteration cap reached: ${open.length} open dispute(s) -> Unresolved; delib_synthesize`], ctx);
   }
   const effects: string[] = [];
   const unaddressed = open.some((c) => c.status === 'open' || c.status === 'dropped');

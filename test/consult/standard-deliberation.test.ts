@@ -86,11 +86,14 @@ describe('a standard deliberation driven only through the MCP tools (stdio, real
     await r.ok('iteration_advance', { deliberationId: id });
     await r.ok('delib_consult', { deliberationId: id, waitSeconds: 30 });
     const converged = await r.ok('iteration_advance', { deliberationId: id });
-    expect(converged.effects).toEqual(['converged: synthesize']);
+    expect(converged.effects).toEqual(['converged: delib_synthesize']);
     expect(converged.status).toMatchObject({ status: 'terminated', termination: { reason: 'convergence' } });
 
     const synthesized = await r.ok('delib_synthesize', { deliberationId: id });
     expect(synthesized.effects.at(-1)).toBe('report ready: 2 agreed, 2 dismissed, 0 unresolved, 0 not evaluated');
+    // The report reaches the agent in the tool result, not only the state file.
+    expect(synthesized.report.markdown).toMatch(/AGREED[\s\S]*DISMISSED[\s\S]*UNRESOLVED[\s\S]*SURFACED QUESTIONS[\s\S]*NOT EVALUATED/);
+    expect(synthesized.report.json.agreed).toHaveLength(2);
     const arbitrated = await r.ok('delib_arbitrate', { deliberationId: id });
     expect(arbitrated.arbitration).toMatchObject({ status: 'done' });
     expect(arbitrated.arbitration.flagged).toEqual(['P1.2']);
