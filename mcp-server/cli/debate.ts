@@ -1,8 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { analyzeDebate, exportGraph, measuresToCsv, runDebateToFile } from '../../protocols/debate/index.js';
-import type { RunProgress } from '../../protocols/run-protocol.js';
 import type { DebateConfigInput } from '../../schemas/debate.js';
+import { progressDisplay, reportFailure } from './shared.js';
 
 const FORMATS = ['json', 'csv', 'dot', 'mermaid', 'table'] as const;
 type Format = (typeof FORMATS)[number];
@@ -28,7 +28,7 @@ export function registerDebateCommand(program: Command): void {
     .option('--out <file>', 'where the transcript JSON goes', 'debate.json')
     .option('--dir <folder>', 'run folder for the audit log (default: <out>.run)')
     .action(async (question: string | undefined, options: RunOptions) => {
-      await reportFailure(() => runCommand(question, options));
+      await reportFailure('debate', () => runCommand(question, options));
     });
 
   debate
@@ -37,7 +37,7 @@ export function registerDebateCommand(program: Command): void {
     .addOption(new Option('--format <format>', 'output format').choices(FORMATS).default('json'))
     .addOption(new Option('--table <table>', 'which CSV table').choices(['rounds', 'agents']).default('rounds'))
     .action(async (file: string, options: { format: Format; table: 'rounds' | 'agents' }) => {
-      await reportFailure(async () => {
+      await reportFailure('debate', async () => {
         const analysis = analyzeDebate(JSON.parse(await readFile(file, 'utf8')));
         const text =
           options.format === 'csv'
@@ -117,32 +117,7 @@ async function runCommand(question: string | undefined, options: RunOptions): Pr
   }
 }
 
-/** One rewritten line on a terminal, plain lines otherwise; always on stderr. */
-function progressDisplay(stream: NodeJS.WriteStream): { update: (progress: RunProgress) => void; end: () => void } {
-  let open = false;
-  return {
-    update(progress) {
-      const line = `[${progress.done}${progress.total ? `/${progress.total}` : ''}] ${progress.message}`;
-      if (stream.isTTY) {
-        stream.write(`\r\x1b[2K${line.slice(0, (stream.columns || 121) - 1)}`);
-        open = true;
-      } else stream.write(line + '\n');
-    },
-    end() {
-      if (open) stream.write('\n');
-      open = false;
-    },
-  };
-}
 
-async function reportFailure(work: () => Promise<void>): Promise<void> {
-  try {
-    await work();
-  } catch (error) {
-    console.error(`parley debate: ${error instanceof Error ? error.message : String(error)}`);
-    process.exitCode = 1;
-  }
-}
 
 const collect = (value: string, previous: string[]): string[] => [...previous, value];
 

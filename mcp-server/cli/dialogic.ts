@@ -3,7 +3,7 @@ import { basename, dirname, extname, join, resolve } from 'node:path';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { analyzeDialogic, exportDictionaryTerms, runDialogicToFile } from '../../protocols/dialogic/index.js';
 import { PersonaAssignment, SeedLevel } from '../../schemas/dialogic.js';
-import type { RunProgress } from '../../protocols/run-protocol.js';
+import { progressDisplay, reportFailure } from './shared.js';
 
 /** `parley dialogic ...`: run the protocol, `analyze` a run file, `export` its agreed terms. */
 export function registerDialogicCommand(program: Command): void {
@@ -21,7 +21,7 @@ export function registerDialogicCommand(program: Command): void {
     .option('--out <file>', 'where the run JSON goes', 'dialogic-run.json')
     .option('--dir <folder>', 'run folder for the audit log and baseline (default: <out>.run beside the output)')
     .action(async (options: RunOptions) => {
-      await reportFailure(() => runCommand(options));
+      await reportFailure('dialogic', () => runCommand(options));
     });
 
   dialogic
@@ -30,7 +30,7 @@ export function registerDialogicCommand(program: Command): void {
     .option('--baseline <file>', 'baseline JSON (default: <run>.run/baseline.json when present)')
     .option('--json', 'print the measures as JSON instead of a table')
     .action(async (runFile: string, options: { baseline?: string; json?: boolean }) => {
-      await reportFailure(async () => {
+      await reportFailure('dialogic', async () => {
         const run = await readJson(runFile);
         const baselinePath = options.baseline ?? (await defaultBaseline(runFile));
         const baseline = baselinePath ? await readJson(baselinePath) : undefined;
@@ -44,7 +44,7 @@ export function registerDialogicCommand(program: Command): void {
     .description("write the agreed terms in the dictionary's own term format")
     .option('--out <file>', 'output JSON (default: stdout)')
     .action(async (runFile: string, options: { out?: string }) => {
-      await reportFailure(async () => {
+      await reportFailure('dialogic', async () => {
         const text = JSON.stringify(exportDictionaryTerms(await readJson(runFile)), null, 2) + '\n';
         if (options.out) await writeFile(options.out, text, 'utf8');
         else process.stdout.write(text);
@@ -102,35 +102,7 @@ async function runCommand(options: RunOptions): Promise<void> {
   }
 }
 
-/** One rewritten line on a terminal, plain lines otherwise; always on stderr. */
-export function progressDisplay(stream: NodeJS.WriteStream): { update: (progress: RunProgress) => void; end: () => void } {
-  let open = false;
-  return {
-    update(progress) {
-      const line = `[${progress.done}${progress.total ? `/${progress.total}` : ''}] ${progress.message}`;
-      if (stream.isTTY) {
-        const width = stream.columns ? stream.columns - 1 : 120;
-        stream.write(`\r\x1b[2K${line.slice(0, width)}`);
-        open = true;
-      } else {
-        stream.write(line + '\n');
-      }
-    },
-    end() {
-      if (open) stream.write('\n');
-      open = false;
-    },
-  };
-}
 
-async function reportFailure(work: () => Promise<void>): Promise<void> {
-  try {
-    await work();
-  } catch (error) {
-    console.error(`parley dialogic: ${(error as Error).message}`);
-    process.exitCode = 1;
-  }
-}
 
 async function readJson(path: string): Promise<unknown> {
   try {

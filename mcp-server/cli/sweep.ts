@@ -12,6 +12,7 @@ import {
   type Shard,
 } from '../../protocols/sweep/index.js';
 import { PriceTable } from '../../schemas/sweep.js';
+import { reportFailure } from './shared.js';
 
 interface RunOptions {
   out?: string;
@@ -40,7 +41,7 @@ export function registerSweepCommand(program: Command): void {
     .option('--prices <file>', 'a price table (YAML or JSON, USD per million tokens) over the defaults and the sweep file')
     .addOption(new Option('--progress <mode>', 'progress display').choices(['auto', 'tty', 'plain']).default('auto'))
     .action(async (matrixPath: string | undefined, options: RunOptions) => {
-      await reportFailure(() => runCommand(matrixPath, options));
+      await reportFailure('sweep', () => runCommand(matrixPath, options));
     });
 
   sweep
@@ -48,7 +49,7 @@ export function registerSweepCommand(program: Command): void {
     .description('combine the folders of several shards of one sweep')
     .option('--out <dir>', 'the merged folder, may be one of the inputs (required)')
     .action(async (dirs: string[], options: { out?: string }, command: Command) => {
-      await reportFailure(async () => {
+      await reportFailure('sweep', async () => {
         // `--out` is also an option of `sweep` itself, which may have taken it.
         const out = options.out ?? (command.parent?.opts() as { out?: string } | undefined)?.out;
         if (!out) throw new Error('give the merged folder: parley sweep merge <dirs...> --out <dir>');
@@ -65,7 +66,7 @@ export function registerSweepCommand(program: Command): void {
     .option('--by <params>', 'comma-separated parameters to group by (default: all)')
     .addOption(new Option('--format <format>', 'what to print').choices(['markdown', 'csv', 'json']).default('markdown'))
     .action(async (dir: string, options: { by?: string; format: 'markdown' | 'csv' | 'json' }) => {
-      await reportFailure(async () => {
+      await reportFailure('sweep', async () => {
         const by = options.by?.split(',').map((name) => name.trim()).filter(Boolean);
         const summary = await summarizeSweep(dir, by ? { by } : {});
         await writeSummaryFiles(dir, summary);
@@ -113,14 +114,6 @@ async function runCommand(matrixPath: string | undefined, options: RunOptions): 
   }
 }
 
-async function reportFailure(work: () => Promise<void>): Promise<void> {
-  try {
-    await work();
-  } catch (error) {
-    console.error(`parley sweep: ${error instanceof Error ? error.message : String(error)}`);
-    process.exitCode = 1;
-  }
-}
 
 function parsePositive(value: string): number {
   const parsed = Number(value);
