@@ -6,6 +6,7 @@
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { readBody, sleepUnlessClosed } from './http-helpers.js';
 
 export type AnthropicReply =
   | { text: string; usage?: AnthropicUsage; delayMs?: number }
@@ -168,25 +169,4 @@ function lastUserText(messages: unknown): string {
   return texts[texts.length - 1] ?? '';
 }
 
-function readBody(req: http.IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const parts: Buffer[] = [];
-    req.on('data', (part: Buffer) => parts.push(part));
-    req.on('end', () => resolve(Buffer.concat(parts).toString('utf8')));
-    req.on('error', reject);
-  });
-}
 
-function sleepUnlessClosed(ms: number, req: http.IncomingMessage): Promise<boolean> {
-  return new Promise((resolve) => {
-    const onClose = () => {
-      clearTimeout(timer);
-      resolve(true);
-    };
-    const timer = setTimeout(() => {
-      req.socket.off('close', onClose);
-      resolve(false);
-    }, ms);
-    req.socket.once('close', onClose);
-  });
-}

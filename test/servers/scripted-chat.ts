@@ -5,6 +5,7 @@
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { readBody, sleepUnlessClosed } from './http-helpers.js';
 
 export type ChatReply =
   | { content: string; delayMs?: number; usage?: { prompt: number; completion: number; cached?: number; reasoning?: number } }
@@ -125,29 +126,7 @@ export async function startScriptedChat(script: Script): Promise<ScriptedChat> {
   };
 }
 
-function readBody(req: http.IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const parts: Buffer[] = [];
-    req.on('data', (part: Buffer) => parts.push(part));
-    req.on('end', () => resolve(Buffer.concat(parts).toString('utf8')));
-    req.on('error', reject);
-  });
-}
 
-/** Waits `ms`; resolves true early if the client went away (a canceled or timed-out call). */
-function sleepUnlessClosed(ms: number, req: http.IncomingMessage): Promise<boolean> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(() => {
-      req.socket.off('close', onClose);
-      resolve(false);
-    }, ms);
-    const onClose = () => {
-      clearTimeout(timer);
-      resolve(true);
-    };
-    req.socket.once('close', onClose);
-  });
-}
 
 function splitIntoPieces(text: string): string[] {
   const pieces = text.match(/[\s\S]{1,8}/g);

@@ -1,6 +1,7 @@
 import { strictSchemaProblem } from '../../wrapper/strict-schema.js';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import { readBody } from './http-helpers.js';
 
 /**
  * A scripted OpenAI Responses-API server on 127.0.0.1 (port 0): the one test double allowed for a
@@ -166,13 +167,5 @@ function sendJsonError(res: ServerResponse, status: number, message: string): vo
   res.end(JSON.stringify({ error: { message, type: 'scripted_error', code: null } }));
 }
 
-function readBody(req: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    req.on('error', reject);
-  });
-}
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));

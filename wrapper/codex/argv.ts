@@ -1,12 +1,17 @@
 export type CodexSandbox = 'read-only' | 'workspace-write' | 'danger-full-access';
 
 export interface CodexArgvInput {
+  /** Resume this Codex thread; omit to start a new one. */
   sessionId?: string;
+  /** `-C`: the project for code questions, an empty folder for abstract ones. */
   cwd?: string;
+  /** Default read-only: the consultee advises, it never edits. */
   sandbox?: CodexSandbox;
   model?: string;
   reasoningEffort?: string;
+  /** Extra `-c key=value` overrides; values are TOML. */
   config?: Record<string, string>;
+  /** `--json` JSONL events (default) or the plain output. */
   mode?: 'json' | 'plain';
   outputSchemaFile?: string;
 }

@@ -4,31 +4,22 @@ import { join } from 'node:path';
 import { execa } from 'execa';
 import type { Usage } from '../../schemas/common.js';
 import { BackendError } from '../backend.js';
-import { buildCodexArgs, type CodexSandbox } from './argv.js';
+import { buildCodexArgs, type CodexArgvInput } from './argv.js';
 import { parseEventLine, parseJsonEvents, type CodexEvent } from './events.js';
 import { classifyFailure, stderrTail } from './failures.js';
 import { parsePlainOutput } from './plain.js';
 import { resolveCodexPath, spawnTarget } from './resolve-path.js';
 import { fromRawUsage, recalledCumulative, rememberCumulative, sessionKey, usageDifference, withSessionQueue } from './session-state.js';
 
-export interface CodexCallOptions {
+/** argv-level options (session, -C, sandbox, model, effort, -c) are documented in argv.ts. */
+export interface CodexCallOptions extends Omit<CodexArgvInput, 'outputSchemaFile'> {
   prompt: string;
-  /** Resume this Codex thread; omit to start a new one. */
-  sessionId?: string;
-  /** `-C`: the project for code questions, an empty folder for abstract ones. */
-  cwd?: string;
-  sandbox?: CodexSandbox;
-  model?: string;
-  reasoningEffort?: string;
-  /** Extra `-c key=value` overrides; values are TOML. */
-  config?: Record<string, string>;
   codexPath?: string;
   /** Merged over process.env. */
   env?: NodeJS.ProcessEnv;
   /** Always enforced (default 10 minutes): Codex retries an unreachable server forever. */
   timeoutMs?: number;
   signal?: AbortSignal;
-  mode?: 'json' | 'plain';
   /** A JSON schema for a structured reply (`--output-schema`); Codex does not validate the reply. */
   outputSchema?: object;
   onEvent?: (event: CodexEvent) => void;
