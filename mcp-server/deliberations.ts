@@ -52,8 +52,7 @@ export class Deliberations {
       const stored = await this.store.read(id);
       return { state: stored.value, revision: stored.revision };
     } catch (error) {
-      if ((error as { kind?: string }).kind === 'not-found') throw new ToolRefusal(`no deliberation "${id}"; call delib_status without an id to list them, or delib_start to begin one`);
-      throw error;
+      throw notFoundAsRefusal(id, error);
     }
   }
 
@@ -67,16 +66,19 @@ export class Deliberations {
       this.quick.set(id, accepted.state);
       return { ...accepted, revision: null };
     }
-    await this.get(id);
     // The audit line records the effects or the refusal, not the whole state.
-    const outcome = await this.store.update<AuditedOutcome>(
-      id,
-      (current) => {
-        const result = applyMove(current, moveName, input, ctx);
-        return result.ok ? { value: result.state, result: { ok: true, effects: result.effects } } : { refuse: result };
-      },
-      { audit: { type: 'move', move: moveName, input } },
-    );
+    const outcome = await this.store
+      .update<AuditedOutcome>(
+        id,
+        (current) => {
+          const result = applyMove(current, moveName, input, ctx);
+          return result.ok ? { value: result.state, result: { ok: true, effects: result.effects } } : { refuse: result };
+        },
+        { audit: { type: 'move', move: moveName, input } },
+      )
+      .catch((error: unknown) => {
+        throw notFoundAsRefusal(id, error);
+      });
     if (!outcome.result.ok) unwrap(outcome.result);
     return { state: outcome.value, effects: outcome.result.ok ? outcome.result.effects : [], revision: outcome.revision };
   }
@@ -86,6 +88,11 @@ export class Deliberations {
     const quick = [...this.quick.values()].map((state) => ({ id: state.id, updatedAt: state.updatedAt, summary: { question: state.question.slice(0, 120), mode: state.mode, n: state.n, status: state.status } }));
     return [...stored, ...quick];
   }
+}
+
+function notFoundAsRefusal(id: string, error: unknown): unknown {
+  if ((error as { kind?: string }).kind !== 'not-found') return error;
+  return new ToolRefusal(`no deliberation "${id}"; call delib_status without an id to list them, or delib_start to begin one`);
 }
 
 type AuditedOutcome = { ok: true; effects: string[] } | Extract<MoveResult, { ok: false }>;

@@ -89,7 +89,8 @@ export function createDocumentStore<T>(options: DocumentStoreOptions<T>): Docume
     );
   }
 
-  async function commit(path: string, lock: HeldLock, envelope: Envelope): Promise<void> {
+  /** `alongside` (the audit line) runs with the folder sync: two independent fsyncs in flight at once. */
+  async function commit(path: string, lock: HeldLock, envelope: Envelope, alongside: () => Promise<void> = async () => undefined): Promise<void> {
     const data = encodeEnvelope(envelope);
     await lock.verify();
     try {
@@ -98,11 +99,11 @@ export function createDocumentStore<T>(options: DocumentStoreOptions<T>): Docume
       const before = envelope.revision > 1 ? `revision ${envelope.revision - 1} is intact` : 'nothing was created';
       throw ioError(`could not write ${path} (${before})`, path, error);
     }
-    try {
-      await syncDirectory(fs, dirname(path));
-    } catch (error) {
-      throw ioError(`revision ${envelope.revision} of ${path} is in place but its folder sync failed: it may not survive a power loss`, path, error);
+    const [folder, extra] = await Promise.allSettled([syncDirectory(fs, dirname(path)), alongside()]);
+    if (folder.status === 'rejected') {
+      throw ioError(`revision ${envelope.revision} of ${path} is in place but its folder sync failed: it may not survive a power loss`, path, folder.reason);
     }
+    if (extra.status === 'rejected') throw extra.reason;
   }
 
   function checkValue(value: T, what: string): T {
@@ -195,8 +196,9 @@ export function createDocumentStore<T>(options: DocumentStoreOptions<T>): Docume
           await appendAudit(id, updateOptions.audit, { revision, changed: false, result: outcome.result });
           return { revision, value: current, result: outcome.result, changed: false };
         }
-        await commit(path, lock, envelopeFor(next, revision + 1, envelope.createdAt, now().toISOString()));
-        await appendAudit(id, updateOptions.audit, { revision: revision + 1, changed: true, result: outcome.result });
+        await commit(path, lock, envelopeFor(next, revision + 1, envelope.createdAt, now().toISOString()), () =>
+          appendAudit(id, updateOptions.audit, { revision: revision + 1, changed: true, result: outcome.result }),
+        );
         return { revision: revision + 1, value: next, result: outcome.result, changed: true };
       });
     },
