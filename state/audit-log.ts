@@ -10,36 +10,62 @@ export interface AuditRecord {
 
 export interface AuditLog {
   readonly path: string;
-  /** Appends one JSON line and fsyncs it before resolving. */
+  /** Appends one JSON line; resolves once it is fsynced. */
   append(record: Omit<AuditRecord, 'at'> & { at?: string }): Promise<AuditRecord>;
   /** Every complete record; a torn last line (a crash mid-append) is ignored, never fatal. */
   readAll(): Promise<AuditRecord[]>;
 }
 
+interface Pending {
+  line: string;
+  done: () => void;
+  fail: (error: unknown) => void;
+}
+
+/**
+ * Group commit: lines appended while an fsync is in flight are written together and share the next
+ * fsync, in order. N concurrent model calls of a debate round then cost about one fsync, not N.
+ * Every append still resolves only after its line is durable.
+ */
 export function openAuditLog(path: string): AuditLog {
-  let queue: Promise<unknown> = Promise.resolve();
+  let pending: Pending[] = [];
+  let flushing: Promise<void> | undefined;
+
+  async function flush(): Promise<void> {
+    while (pending.length > 0) {
+      const batch = pending;
+      pending = [];
+      try {
+        await mkdir(dirname(path), { recursive: true });
+        const handle = await open(path, 'a');
+        try {
+          await handle.writeFile(batch.map((entry) => entry.line).join(''), 'utf8');
+          await handle.sync();
+        } finally {
+          await handle.close();
+        }
+        for (const entry of batch) entry.done();
+      } catch (error) {
+        for (const entry of batch) entry.fail(error);
+      }
+    }
+    // Cleared in the same synchronous step as the last empty check, so no append can slip between.
+    flushing = undefined;
+  }
+
   return {
     path,
     append(record) {
       const full = { ...record, at: record.at ?? new Date().toISOString() } as AuditRecord;
       const line = JSON.stringify(full) + '\n';
-      // Serialize appends from this process so lines never interleave.
-      const next = queue.then(async () => {
-        await mkdir(dirname(path), { recursive: true });
-        const handle = await open(path, 'a');
-        try {
-          await handle.writeFile(line, 'utf8');
-          await handle.sync();
-        } finally {
-          await handle.close();
-        }
-        return full;
+      const appended = new Promise<AuditRecord>((resolve, reject) => {
+        pending.push({ line, done: () => resolve(full), fail: reject });
       });
-      queue = next.catch(() => undefined);
-      return next;
+      flushing ??= flush();
+      return appended;
     },
     async readAll() {
-      await queue;
+      await flushing;
       let text: string;
       try {
         text = await readFile(path, 'utf8');
