@@ -1,11 +1,12 @@
 import { DebateConfig, type DebateTranscript } from '../../schemas/debate.js';
 import type { RunProtocol } from '../run-protocol.js';
 import { analyzeDebate } from './analyze.js';
-import { runDebate } from './run.js';
+import { debateModelSpecs, runDebate } from './run.js';
+import { withCheckedModelSpecs } from '../model-specs.js';
 
 export const debateProtocol: RunProtocol<DebateConfig, DebateTranscript> = {
   name: 'debate',
-  configSchema: DebateConfig,
+  configSchema: withCheckedModelSpecs(DebateConfig, debateModelSpecs),
   run: (config, ctx) => runDebate(config, ctx),
   analyze: (output) => analyzeDebate(output),
 };

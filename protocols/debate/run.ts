@@ -19,6 +19,7 @@ import { pidStabilityCheck, pidStep, toneFor, type PidState, type Tone } from '.
 import { roundPrompt, systemPrompt } from './prompts.js';
 import { recordedCall, replayableCalls, type CallOutcome } from './recorded-call.js';
 import { measureRounds } from './round-measures.js';
+import { assertModelSpecs } from '../model-specs.js';
 
 export interface DebateRunHooks {
   /** Called after every completed round with the transcript so far (e.g. to save it). */
@@ -26,8 +27,18 @@ export interface DebateRunHooks {
 }
 
 /** Parses the config and refuses an unstable PID configuration before any model is called. */
+/** Every model spec a debate config names, with its path: agents and judges. */
+export function debateModelSpecs(config: DebateConfig): { path: (string | number)[]; spec: string }[] {
+  return [
+    ...config.agents.map((agent, index) => ({ path: ['agents', index, 'model'], spec: agent.model })),
+    ...(config.crit ? [{ path: ['crit', 'judge'], spec: config.crit.judge }] : []),
+    ...(config.rca ? [{ path: ['rca', 'judge'], spec: config.rca.judge }] : []),
+  ];
+}
+
 export function parseDebateConfig(input: DebateConfigInput | DebateConfig): DebateConfig {
   const config = DebateConfig.parse(input);
+  assertModelSpecs(debateModelSpecs(config));
   if (config.pid) {
     const check = pidStabilityCheck(config.pid, config.stop.maxRounds);
     if (!check.stable) {

@@ -3,7 +3,8 @@ import { join } from 'node:path';
 import type { RunProtocol } from '../run-protocol.js';
 import { DialogicConfig, type DialogicRun } from '../../schemas/dialogic.js';
 import { analyzeDialogic } from './analyze.js';
-import { runDialogic } from './run.js';
+import { dialogicModelSpecs, runDialogic } from './run.js';
+import { withCheckedModelSpecs } from '../model-specs.js';
 
 /**
  * The minimal-seed dialogic protocol as the run manager sees it: a run's output is exactly the
@@ -11,7 +12,7 @@ import { runDialogic } from './run.js';
  */
 export const dialogicProtocol: RunProtocol<DialogicConfig, DialogicRun> = {
   name: 'dialogic',
-  configSchema: DialogicConfig,
+  configSchema: withCheckedModelSpecs(DialogicConfig, dialogicModelSpecs),
   run: async (config, ctx) => (await runDialogic(config, ctx)).run,
   analyze: async (output, context) => {
     const baseline = context?.dir ? await readFile(join(context.dir, 'baseline.json'), 'utf8').then(JSON.parse, () => undefined) : undefined;

@@ -21,6 +21,7 @@ import { generationPrompt, regenerationPrompt, systemPrompt, type Speaker } from
 import { GenerationReply, RegenerationReply } from './replies.js';
 import { modelNameFromSpec, otherSlot, proposedTerms, slugify, type NegotiatedTerm, type ProposedTerm } from './terms.js';
 import { loadVocabulary, vocabularyNote } from './vocabulary.js';
+import { assertModelSpecs } from '../model-specs.js';
 
 export interface DialogicRunOutput {
   run: DialogicRun;
@@ -40,8 +41,17 @@ const PERSONAS: Record<PersonaAssignment, [Persona, Persona]> = {
   'both-heideggerian': ['heideggerian', 'heideggerian'],
 };
 
+/** The model specs a dialogic config names, with their paths. */
+export function dialogicModelSpecs(config: DialogicConfig): { path: string[]; spec: string }[] {
+  return [
+    { path: ['modelA'], spec: config.modelA },
+    { path: ['modelB'], spec: config.modelB },
+  ];
+}
+
 export async function runDialogic(input: DialogicConfigInput | DialogicConfig, ctx: RunContext): Promise<DialogicRunOutput> {
   const config = DialogicConfig.parse(input);
+  assertModelSpecs(dialogicModelSpecs(config));
   const startedAt = await startOrResume(config, ctx);
   const date = startedAt.slice(0, 10);
   const personas = PERSONAS[config.personas];

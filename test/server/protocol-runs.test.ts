@@ -76,5 +76,12 @@ describe('dialogic and debate runs through the MCP tools', () => {
   it('refuses a bad model spec and an invalid config with the reason', async () => {
     harness = await startHarness(await productionDepsOptions());
     expect(await harness.refused('run_start', { protocol: 'debate', config: { question: 'q', agents: [{ model: 'x' }] } })).toMatch(/invalid debate config: agents/);
+    // A model spec that names no backend is refused before any model is called, with its path.
+    const badJudge = { question: 'q', agents: [{ model: 'openai-compatible:http://127.0.0.1:9/v1#m1' }, { model: 'bogus:model' }], crit: { judge: 'codex:x y' } };
+    const refusal = await harness.refused('run_start', { protocol: 'debate', config: badJudge });
+    expect(refusal).toMatch(/agents\.1\.model: Model spec "bogus:model" names an unknown provider/);
+    expect(refusal).toMatch(/crit\.judge: Model spec "codex:x y" has whitespace/);
+    expect(await harness.refused('run_start', { protocol: 'dialogic', config: { modelA: 'openai:', modelB: 'claude' } })).toMatch(/modelA: Model spec "openai:" names no model/);
+    expect((await harness.ok('run_list', {})).runs).toEqual([]);
   });
 });
