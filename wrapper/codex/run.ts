@@ -5,6 +5,7 @@ import { execa } from 'execa';
 import type { Usage } from '../../schemas/common.js';
 import { BackendError } from '../backend.js';
 import { buildCodexArgs, type CodexArgvInput } from './argv.js';
+import { descendantsOf, killAll } from './process-tree.js';
 import { parseEventLine, parseJsonEvents, type CodexEvent } from './events.js';
 import { classifyFailure, stderrTail } from './failures.js';
 import { parsePlainOutput } from './plain.js';
@@ -98,6 +99,8 @@ async function spawnAndParse(opts: CodexCallOptions, env: NodeJS.ProcessEnv, cod
   if (subprocess.pid !== undefined) liveGroups.add(subprocess.pid);
   let stoppedBy: 'timeout' | 'cancel' | undefined;
   let forceKill: NodeJS.Timeout | undefined;
+  // Codex's process tree as it was when we stopped it: sandboxed commands live outside its group.
+  let tree: number[] = [];
   const killGroup = (signal: NodeJS.Signals): void => {
     if (subprocess.pid === undefined) return;
     try {
@@ -109,8 +112,12 @@ async function spawnAndParse(opts: CodexCallOptions, env: NodeJS.ProcessEnv, cod
   const stop = (reason: 'timeout' | 'cancel'): void => {
     if (stoppedBy) return;
     stoppedBy = reason;
+    if (subprocess.pid !== undefined) tree = descendantsOf(subprocess.pid);
     killGroup('SIGTERM');
-    forceKill = setTimeout(() => killGroup('SIGKILL'), KILL_GRACE_MS);
+    forceKill = setTimeout(() => {
+      killGroup('SIGKILL');
+      killAll(tree, 'SIGKILL');
+    }, KILL_GRACE_MS);
   };
   const timer = setTimeout(() => stop('timeout'), timeoutMs);
   const onAbort = (): void => stop('cancel');
@@ -122,7 +129,10 @@ async function spawnAndParse(opts: CodexCallOptions, env: NodeJS.ProcessEnv, cod
   clearTimeout(timer);
   clearTimeout(forceKill);
   opts.signal?.removeEventListener('abort', onAbort);
-  if (stoppedBy) killGroup('SIGKILL');
+  if (stoppedBy) {
+    killGroup('SIGKILL');
+    killAll(tree, 'SIGKILL');
+  }
   const durationMs = performance.now() - started;
 
   const stdout = String(result.stdout ?? '');
