@@ -58,7 +58,7 @@ describe('runCodex failures, each a distinct BackendError (real binary, scripted
     expect(error.kind).toBe('timeout');
     expect(error.message).toContain('2000 ms');
     expect(rig.server.requests).toHaveLength(0);
-    await until(() => processesUsing(rig.codexHome).length === 0, 'codex to exit after the timeout', 5_000);
+    await until(() => processesUsing(rig.codexHome).length === 0, 'codex to exit after the timeout');
   });
 
   it('resume of an unknown uuid -> unknown-session; of an unknown name -> session-mismatch', async () => {

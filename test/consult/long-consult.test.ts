@@ -52,7 +52,7 @@ describe('a consult that outlives waitSeconds (stdio, real codex)', () => {
     const canceled = await r.ok('delib_consult', { deliberationId: id, cancel: true });
     expect(canceled.consult.status).toBe('canceled');
     expect(canceled.effects).toEqual(['consult canceled; the state is unchanged']);
-    await until(() => codexProcesses().length === 0, 'the codex process group to be gone', 5_000);
+    await until(() => codexProcesses().length === 0, 'the codex process group to be gone');
 
     const after = await r.stateFile(id);
     expect(after).toEqual(before);
@@ -63,6 +63,6 @@ describe('a consult that outlives waitSeconds (stdio, real codex)', () => {
     const again = await r.ok('delib_consult', { deliberationId: id, waitSeconds: 0 });
     expect(again.consult.status).toBe('running');
     await r.ok('delib_consult', { deliberationId: id, cancel: true });
-    await until(() => codexProcesses().length === 0, 'the second codex process group to be gone', 5_000);
+    await until(() => codexProcesses().length === 0, 'the second codex process group to be gone');
   });
 });
