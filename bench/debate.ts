@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runDebateToFile } from '../protocols/debate/index.js';
 import type { DebateTranscript } from '../schemas/debate.js';
+import { median } from './stats.js';
 import { startScriptedChat, type ChatRequestRecord, type ScriptedChat } from '../test/servers/scripted-chat.js';
 
 const LATENCY_MS = 50;
@@ -61,15 +62,19 @@ export async function benchDebate(): Promise<Record<string, number>> {
   try {
     await debate(server, dir, 2, 2); // warm-up: JIT, sockets
     for (const n of [2, 4, 8, 16]) {
-      // A round's own cost, without the run's set-up: the difference between a 3-round and a 1-round debate.
-      const one = await debate(server, dir, n, 1);
-      const three = await debate(server, dir, n, 3);
-      const roundMs = (three.wallMs - one.wallMs) / 2;
-      const latencies = three.transcript.rounds.flatMap((round) => round.turns.map((turn) => turn.latencyMs ?? 0));
-      const meanCall = latencies.reduce((sum, value) => sum + value, 0) / latencies.length;
-      results[`debate.round_wall_ms.n${n}`] = roundMs;
-      results[`debate.single_call_latency_ms.n${n}`] = meanCall;
-      results[`debate.round_over_call_latency.n${n} (target <= 1.1; sequential loops take ${n})`] = roundMs / meanCall;
+      // A round's own cost, without the run's set-up: the difference between a 3-round and a 1-round
+      // debate, halved; the median of five such pairs, against the median single-call latency.
+      const rounds: number[] = [];
+      const calls: number[] = [];
+      for (let pair = 0; pair < 5; pair += 1) {
+        const one = await debate(server, dir, n, 1);
+        const three = await debate(server, dir, n, 3);
+        rounds.push((three.wallMs - one.wallMs) / 2);
+        calls.push(...three.transcript.rounds.flatMap((round) => round.turns.map((turn) => turn.latencyMs ?? 0)));
+      }
+      results[`debate.round_wall_ms.n${n}`] = median(rounds);
+      results[`debate.single_call_latency_ms.n${n}`] = median(calls);
+      results[`debate.round_over_call_latency.n${n} (target <= 1.1; sequential loops take ${n})`] = median(rounds) / median(calls);
     }
     server.requests.splice(0);
     await debate(server, dir, 4, 4);

@@ -8,9 +8,17 @@ import { z } from 'zod';
  * that also keeps fully-required schemas acceptable to OpenAI's strict mode.
  */
 export function jsonSchemaOf(schema: z.ZodType): Record<string, unknown> {
-  const { $schema: _ignored, ...rest } = z.toJSONSchema(schema, { target: 'draft-7', unrepresentable: 'any', io: 'input' }) as Record<string, unknown>;
-  return closeObjects(rest) as Record<string, unknown>;
+  // Every call of a run sends the same reply schema: convert it once.
+  let converted = cache.get(schema);
+  if (!converted) {
+    const { $schema: _ignored, ...rest } = z.toJSONSchema(schema, { target: 'draft-7', unrepresentable: 'any', io: 'input' }) as Record<string, unknown>;
+    converted = closeObjects(rest) as Record<string, unknown>;
+    cache.set(schema, converted);
+  }
+  return structuredClone(converted);
 }
+
+const cache = new WeakMap<z.ZodType, Record<string, unknown>>();
 
 function closeObjects(node: unknown): unknown {
   if (Array.isArray(node)) return node.map(closeObjects);
