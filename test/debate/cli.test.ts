@@ -1,8 +1,8 @@
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Command } from 'commander';
-import { afterAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
+import { runCli } from '../cli-capture.js';
 import { registerDebateCommand } from '../../mcp-server/cli/debate.js';
 import { startScriptedChat } from '../servers/scripted-chat.js';
 import { FOUR_AGENT_DEBATE, debaterScript } from './scripts.js';
@@ -10,23 +10,7 @@ import { FOUR_AGENT_DEBATE, debaterScript } from './scripts.js';
 const work = await mkdtemp(join(tmpdir(), 'parley-debate-cli-'));
 afterAll(async () => rm(work, { recursive: true, force: true }));
 
-async function parley(args: string[]): Promise<{ stdout: string; stderr: string }> {
-  const program = new Command('parley').exitOverride();
-  registerDebateCommand(program);
-  let stdout = '';
-  let stderr = '';
-  const out = vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => ((stdout += String(chunk)), true));
-  const err = vi.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => ((stderr += String(chunk)), true));
-  const errorLog = vi.spyOn(console, 'error').mockImplementation((...parts: unknown[]) => void (stderr += parts.join(' ') + '\n'));
-  try {
-    await program.parseAsync(args, { from: 'user' });
-  } finally {
-    out.mockRestore();
-    err.mockRestore();
-    errorLog.mockRestore();
-  }
-  return { stdout, stderr };
-}
+const parley = (args: string[]) => runCli(registerDebateCommand, args);
 
 describe('parley debate CLI', () => {
   it('runs a debate to a file and analyzes it in every format', async () => {
@@ -55,8 +39,8 @@ describe('parley debate CLI', () => {
   });
 
   it('explains what is missing instead of starting', async () => {
-    const { stderr } = await parley(['debate', 'A question', '--agent', 'openai:gpt-4.1', '--out', join(work, 'x.json')]);
+    const { stderr, exitCode } = await parley(['debate', 'A question', '--agent', 'openai:gpt-4.1', '--out', join(work, 'x.json')]);
     expect(stderr).toMatch(/at least two debaters/);
-    process.exitCode = 0;
+    expect(exitCode).toBe(1);
   });
 });

@@ -1,11 +1,11 @@
 import { mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Command } from 'commander';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { registerDialogicCommand } from '../../mcp-server/cli/dialogic.js';
 import { DialogicRun } from '../../schemas/dialogic.js';
 import { startWorld, type World } from './world.js';
+import { runCli } from '../cli-capture.js';
 
 let world: World | undefined;
 afterEach(async () => {
@@ -14,21 +14,7 @@ afterEach(async () => {
   await world?.chat.close();
 });
 
-async function runCli(args: string[]): Promise<{ stdout: string; stderr: string }> {
-  let stdout = '';
-  let stderr = '';
-  vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => ((stdout += String(chunk)), true));
-  vi.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => ((stderr += String(chunk)), true));
-  vi.spyOn(console, 'error').mockImplementation((...parts: unknown[]) => void (stderr += parts.join(' ') + '\n'));
-  const program = new Command('parley').exitOverride();
-  registerDialogicCommand(program);
-  try {
-    await program.parseAsync(['node', 'parley', ...args]);
-  } finally {
-    vi.restoreAllMocks();
-  }
-  return { stdout, stderr };
-}
+const runDialogicCli = (args: string[]) => runCli(registerDialogicCommand, args);
 
 describe('parley dialogic CLI', () => {
   it('runs a dialogic run to a file with plain progress lines, then analyzes and exports it', async () => {
@@ -39,10 +25,10 @@ describe('parley dialogic CLI', () => {
       },
     });
     const out = join(await mkdtemp(join(tmpdir(), 'parley-dialogic-cli-')), 'run.json');
-    const run = await runCli([
+    const run = await runDialogicCli([
       'dialogic', '--model-a', world.specA, '--model-b', world.specB, '--personas', 'swapped', '--temperature', '1', '--out', out,
     ]);
-    expect(process.exitCode ?? 0).toBe(0);
+    expect(run.exitCode, run.stderr).toBe(0);
     expect(run.stdout).toMatch(/7 agreed, 1 dropped, stopped by bilateral_exhaustion/);
     expect(run.stderr.split('\n').filter((line) => line.startsWith('[')).length).toBeGreaterThan(3);
     expect(run.stderr).not.toContain('\r');
@@ -51,18 +37,18 @@ describe('parley dialogic CLI', () => {
     expect(file.temperature).toBe(1);
     expect(world.chat.requests.every((r) => r.body.temperature === 1)).toBe(true);
 
-    const table = await runCli(['dialogic', 'analyze', out]);
+    const table = await runDialogicCli(['dialogic', 'analyze', out]);
     expect(table.stdout).toMatch(/terms proposed \/ submitted \/ dropped\s+8 \/ 7 \/ 1/);
     expect(table.stdout).toMatch(/edit distance first -> final text\s+mean/);
-    const json = await runCli(['dialogic', 'analyze', out, '--json']);
+    const json = await runDialogicCli(['dialogic', 'analyze', out, '--json']);
     expect(JSON.parse(json.stdout)).toMatchObject({ proposed: 8, submitted: 7, drops: { by_verdict: 1 } });
-    const exported = await runCli(['dialogic', 'export', out]);
+    const exported = await runDialogicCli(['dialogic', 'export', out]);
     expect(JSON.parse(exported.stdout).map((t: { name: string }) => t.name)).toContain('RA two+');
   });
 
   it('says what is missing instead of starting without both models', async () => {
-    const result = await runCli(['dialogic', '--model-a', 'openai:gpt-4.1']);
-    expect(process.exitCode).toBe(1);
+    const result = await runDialogicCli(['dialogic', '--model-a', 'openai:gpt-4.1']);
+    expect(result.exitCode).toBe(1);
     expect(result.stderr).toMatch(/--model-b/);
   });
 });

@@ -1,8 +1,8 @@
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Command } from 'commander';
-import { afterAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
+import { runCli } from '../cli-capture.js';
 import { registerSweepCommand } from '../../mcp-server/cli/sweep.js';
 import { readRunResult } from '../../protocols/sweep/index.js';
 import { dialogicMatrix, startDialogicWorld, writeMatrixFile } from './worlds.js';
@@ -10,26 +10,7 @@ import { dialogicMatrix, startDialogicWorld, writeMatrixFile } from './worlds.js
 const work = await mkdtemp(join(tmpdir(), 'parley-sweep-cli-'));
 afterAll(async () => rm(work, { recursive: true, force: true }));
 
-async function parley(args: string[]): Promise<{ stdout: string; stderr: string; exitCode: number }> {
-  const program = new Command('parley').exitOverride();
-  registerSweepCommand(program);
-  let stdout = '';
-  let stderr = '';
-  const out = vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => ((stdout += String(chunk)), true));
-  const err = vi.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => ((stderr += String(chunk)), true));
-  const errorLog = vi.spyOn(console, 'error').mockImplementation((...parts: unknown[]) => void (stderr += parts.join(' ') + '\n'));
-  process.exitCode = 0;
-  try {
-    await program.parseAsync(args, { from: 'user' });
-  } finally {
-    out.mockRestore();
-    err.mockRestore();
-    errorLog.mockRestore();
-  }
-  const exitCode = Number(process.exitCode ?? 0);
-  process.exitCode = 0;
-  return { stdout, stderr, exitCode };
-}
+const parley = (args: string[]) => runCli(registerSweepCommand, args);
 
 describe('parley sweep CLI', () => {
   it('runs shards with a price file, merges them and summarizes the merged folder', async () => {
