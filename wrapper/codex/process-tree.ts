@@ -5,7 +5,7 @@ import { readdirSync, readFileSync } from 'node:fs';
  * in a sandbox with their own session, so killing Codex's process group can miss them; a snapshot
  * taken before the kill lets parley finish them too. Empty where there is no /proc.
  */
-export function descendantsOf(root: number): number[] {
+export function descendantsOf(...roots: number[]): number[] {
   const parentOf = new Map<number, number>();
   let entries: string[];
   try {
@@ -25,14 +25,38 @@ export function descendantsOf(root: number): number[] {
     }
   }
   const found: number[] = [];
-  const frontier = [root];
+  const frontier = [...roots];
   while (frontier.length > 0) {
     const parent = frontier.pop()!;
     for (const [pid, ppid] of parentOf) {
-      if (ppid === parent && !found.includes(pid)) {
+      if (ppid === parent && !found.includes(pid) && !roots.includes(pid)) {
         found.push(pid);
         frontier.push(pid);
       }
+    }
+  }
+  return found;
+}
+
+/**
+ * Processes whose environment carries `name=value`. Codex's sandbox re-parents the command to init
+ * (the launcher exits), so no parent chain leads to it; the environment it inherited still does.
+ */
+export function processesWithEnv(name: string, value: string): number[] {
+  const needle = `${name}=${value}\u0000`;
+  const found: number[] = [];
+  let entries: string[];
+  try {
+    entries = readdirSync('/proc');
+  } catch {
+    return [];
+  }
+  for (const entry of entries) {
+    if (!/^\d+$/.test(entry) || Number(entry) === process.pid) continue;
+    try {
+      if (readFileSync(`/proc/${entry}/environ`, 'latin1').includes(needle)) found.push(Number(entry));
+    } catch {
+      // ended meanwhile, or not ours to read
     }
   }
   return found;

@@ -5,7 +5,8 @@ import { execa } from 'execa';
 import type { Usage } from '../../schemas/common.js';
 import { BackendError } from '../backend.js';
 import { buildCodexArgs, type CodexArgvInput } from './argv.js';
-import { descendantsOf, killAll } from './process-tree.js';
+import { descendantsOf, killAll, processesWithEnv } from './process-tree.js';
+import { randomUUID } from 'node:crypto';
 import { parseEventLine, parseJsonEvents, type CodexEvent } from './events.js';
 import { classifyFailure, stderrTail } from './failures.js';
 import { parsePlainOutput } from './plain.js';
@@ -46,6 +47,8 @@ export interface CodexCallResult {
 
 export const DEFAULT_CODEX_TIMEOUT_MS = 600_000;
 const KILL_GRACE_MS = 2_000;
+/** An environment variable naming the call: what a cancel finds Codex's sandboxed commands by. */
+const CALL_TAG = 'PARLEY_CODEX_CALL';
 
 // Detached groups outlive parley unless killed: do it when this process exits.
 const liveGroups = new Set<number>();
@@ -85,10 +88,11 @@ async function spawnAndParse(opts: CodexCallOptions, env: NodeJS.ProcessEnv, cod
   const timeoutMs = opts.timeoutMs ?? DEFAULT_CODEX_TIMEOUT_MS;
   const { file, prefixArgs } = spawnTarget(codexPath);
   const started = performance.now();
+  const callTag = randomUUID();
   // Own process group, so a timeout or cancel kills codex and everything it started.
   const subprocess = execa(file, [...prefixArgs, ...args], {
     input: opts.prompt,
-    env,
+    env: { ...env, [CALL_TAG]: callTag },
     extendEnv: false,
     reject: false,
     detached: true,
@@ -101,6 +105,9 @@ async function spawnAndParse(opts: CodexCallOptions, env: NodeJS.ProcessEnv, cod
   let forceKill: NodeJS.Timeout | undefined;
   // Codex's process tree as it was when we stopped it: sandboxed commands live outside its group.
   let tree: number[] = [];
+  // Members may have started children since the snapshot, and the sandbox re-parents the command to
+  // init: also take every process that still carries this call's tag in its environment.
+  const killTree = (): void => killAll([...new Set([...tree, ...descendantsOf(...tree), ...processesWithEnv(CALL_TAG, callTag)])], 'SIGKILL');
   const killGroup = (signal: NodeJS.Signals): void => {
     if (subprocess.pid === undefined) return;
     try {
@@ -116,7 +123,7 @@ async function spawnAndParse(opts: CodexCallOptions, env: NodeJS.ProcessEnv, cod
     killGroup('SIGTERM');
     forceKill = setTimeout(() => {
       killGroup('SIGKILL');
-      killAll(tree, 'SIGKILL');
+      killTree();
     }, KILL_GRACE_MS);
   };
   const timer = setTimeout(() => stop('timeout'), timeoutMs);
@@ -131,7 +138,7 @@ async function spawnAndParse(opts: CodexCallOptions, env: NodeJS.ProcessEnv, cod
   opts.signal?.removeEventListener('abort', onAbort);
   if (stoppedBy) {
     killGroup('SIGKILL');
-    killAll(tree, 'SIGKILL');
+    killTree();
   }
   const durationMs = performance.now() - started;
 
