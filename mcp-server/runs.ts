@@ -1,4 +1,4 @@
-import { mkdir, readFile, readdir, rename, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { Backend } from '../wrapper/backend.js';
@@ -7,6 +7,7 @@ import { openAuditLog } from '../state/audit-log.js';
 import { assertSafeId, runDir, runsDir } from '../state/paths.js';
 import type { JobManager } from './jobs.js';
 import { ToolRefusal } from './tool-kit.js';
+import { writeJsonFileAtomic } from '../state/atomic-write.js';
 
 export type RunStatus = 'running' | 'succeeded' | 'failed' | 'canceled' | 'interrupted';
 
@@ -97,7 +98,7 @@ export class RunManager {
           progress: track,
           now: this.clock,
         });
-        await writeFile(started.files.output, JSON.stringify(output, null, 2) + '\n');
+        await writeJsonFileAtomic(started.files.output, output);
         await queueMeta(this.finished(started, signal.aborted ? 'canceled' : 'succeeded'));
         return output;
       } catch (error) {
@@ -168,9 +169,7 @@ export class RunManager {
   }
 
   private async writeMeta(meta: RunMeta): Promise<void> {
-    const temp = `${meta.files.meta}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
-    await writeFile(temp, JSON.stringify(meta, null, 2) + '\n');
-    await rename(temp, meta.files.meta);
+    await writeJsonFileAtomic(meta.files.meta, meta);
   }
 }
 

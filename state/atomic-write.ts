@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { basename, dirname, join } from 'node:path';
-import type { FsSeam } from './fs-seam.js';
+import { nodeFs, type FsSeam } from './fs-seam.js';
 import { errnoCode } from './store-error.js';
 
 /** Temp files are hidden, carry the writer's pid (so leftovers of dead writers can be swept) and end in `.tmp`. */
@@ -55,4 +55,10 @@ export async function syncDirectory(fs: FsSeam, dir: string): Promise<void> {
   } finally {
     await handle.close();
   }
+}
+
+/** Pretty JSON written atomically and durably, creating its folder: run outputs, manifests, metadata. */
+export async function writeJsonFileAtomic(path: string, value: unknown, fs: FsSeam = nodeFs): Promise<void> {
+  await fs.mkdir(dirname(path));
+  await writeFileAtomic(fs, path, JSON.stringify(value, null, 2) + '\n');
 }

@@ -1,12 +1,12 @@
-import { randomBytes } from 'node:crypto';
-import { mkdir, rename, writeFile } from 'node:fs/promises';
-import { dirname, join, resolve } from 'node:path';
+import { mkdir } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
 import type { DebateConfig, DebateConfigInput, DebateTranscript } from '../../schemas/debate.js';
 import { openAuditLog } from '../../state/audit-log.js';
 import type { Backend } from '../../wrapper/backend.js';
 import { createBackend } from '../../wrapper/model-spec.js';
 import type { RunProgress } from '../run-protocol.js';
 import { runDebate } from './run.js';
+import { writeJsonFileAtomic } from '../../state/atomic-write.js';
 
 export interface RunDebateToFileOptions {
   outPath: string;
@@ -18,12 +18,6 @@ export interface RunDebateToFileOptions {
   onProgress?: (update: RunProgress) => void;
 }
 
-async function writeAtomically(path: string, text: string): Promise<void> {
-  await mkdir(dirname(path), { recursive: true });
-  const temporary = `${path}.${randomBytes(6).toString('hex')}.tmp`;
-  await writeFile(temporary, text, 'utf8');
-  await rename(temporary, path);
-}
 
 /** Runs a debate outside the MCP server (CLI, tests, benchmarks); the transcript is saved after every round. */
 export async function runDebateToFile(config: DebateConfigInput | DebateConfig, options: RunDebateToFileOptions): Promise<DebateTranscript> {
@@ -40,7 +34,7 @@ export async function runDebateToFile(config: DebateConfigInput | DebateConfig, 
       backends.set(spec, created);
       return created;
     });
-  const save = (transcript: DebateTranscript) => writeAtomically(outPath, JSON.stringify(transcript, null, 2) + '\n');
+  const save = (transcript: DebateTranscript) => writeJsonFileAtomic(outPath, transcript);
   const transcript = await runDebate(
     config,
     {

@@ -5,7 +5,8 @@ import type { Backend } from '../../wrapper/backend.js';
 import { createBackend } from '../../wrapper/model-spec.js';
 import type { RunProgress } from '../run-protocol.js';
 import type { DialogicConfig, DialogicConfigInput } from '../../schemas/dialogic.js';
-import { runDialogic, writeJsonAtomic, type DialogicRunOutput } from './run.js';
+import { runDialogic, type DialogicRunOutput } from './run.js';
+import { writeJsonFileAtomic } from '../../state/atomic-write.js';
 
 export interface RunToFileOptions {
   /** Where the seed-format run JSON goes. */
@@ -46,6 +47,6 @@ export async function runDialogicToFile(config: DialogicConfigInput | DialogicCo
     progress: options.onProgress ?? (() => undefined),
     now: options.now ?? (() => new Date()),
   });
-  await writeJsonAtomic(outPath, output.run);
+  await writeJsonFileAtomic(outPath, output.run);
   return output;
 }

@@ -1,4 +1,3 @@
-import { writeFile, rename, mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { RunContext } from '../run-protocol.js';
 import type { Usage } from '../../schemas/common.js';
@@ -22,6 +21,7 @@ import { GenerationReply, RegenerationReply } from './replies.js';
 import { modelNameFromSpec, otherSlot, proposedTerms, slugify, type NegotiatedTerm, type ProposedTerm } from './terms.js';
 import { loadVocabulary, vocabularyNote } from './vocabulary.js';
 import { assertModelSpecs } from '../model-specs.js';
+import { writeJsonFileAtomic } from '../../state/atomic-write.js';
 
 export interface DialogicRunOutput {
   run: DialogicRun;
@@ -187,7 +187,7 @@ export async function runDialogic(input: DialogicConfigInput | DialogicConfig, c
 
   const { run, baseline } = assembleRun(facts, cycles, negotiated, independent, date);
   const baselinePath = join(ctx.dir, 'baseline.json');
-  await writeJsonAtomic(baselinePath, baseline);
+  await writeJsonFileAtomic(baselinePath, baseline);
   await ctx.audit.append({
     type: 'run_finished',
     stop_reason: stopReason,
@@ -224,9 +224,3 @@ async function startOrResume(config: DialogicConfig, ctx: RunContext): Promise<s
   return started.at;
 }
 
-export async function writeJsonAtomic(path: string, value: unknown): Promise<void> {
-  await mkdir(join(path, '..'), { recursive: true });
-  const temporary = `${path}.${process.pid}.tmp`;
-  await writeFile(temporary, JSON.stringify(value, null, 2) + '\n', 'utf8');
-  await rename(temporary, path);
-}

@@ -1,8 +1,9 @@
 import { access, cp, mkdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { SweepManifest, SweepRunPlan } from '../../schemas/sweep.js';
-import { readRunResult, runFiles, writeJsonFile } from './run-one.js';
+import { readRunResult, runFiles } from './run-one.js';
 import { MANIFEST_FILE, readManifest, writeTotals } from './sweep.js';
+import { writeJsonFileAtomic } from '../../state/atomic-write.js';
 
 export interface MergeReport {
   dir: string;
@@ -60,7 +61,7 @@ export async function mergeSweeps(dirs: readonly string[], outDir: string): Prom
     shards: shards.sort((a, b) => a.count - b.count || a.index - b.index),
     runs: [...runs.values()].sort((a, b) => a.index - b.index),
   };
-  await writeJsonFile(join(target, MANIFEST_FILE), manifest);
+  await writeJsonFileAtomic(join(target, MANIFEST_FILE), manifest);
   await writeTotals(target, manifest.runs, manifest.prices);
   const unfinished: string[] = [];
   for (const plan of manifest.runs) if ((await readRunResult(target, plan.id))?.status !== 'ok') unfinished.push(plan.id);

@@ -1,6 +1,5 @@
-import { randomBytes } from 'node:crypto';
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { runDebateToFile } from '../debate/run-to-file.js';
 import { runDialogicToFile } from '../dialogic/run-to-file.js';
 import type { RunProgress } from '../run-protocol.js';
@@ -10,6 +9,7 @@ import { SweepRunResult, type PriceTable, type SweepRunPlan } from '../../schema
 import { openAuditLog } from '../../state/audit-log.js';
 import type { Backend } from '../../wrapper/backend.js';
 import { spendFromAudit } from './spend.js';
+import { writeJsonFileAtomic } from '../../state/atomic-write.js';
 
 /** Where a run's files go inside a sweep folder. */
 export const runFiles = (sweepDir: string, id: string) => ({
@@ -28,12 +28,6 @@ export async function readRunResult(sweepDir: string, id: string): Promise<Sweep
   }
 }
 
-export async function writeJsonFile(path: string, value: unknown): Promise<void> {
-  await mkdir(dirname(path), { recursive: true });
-  const temporary = `${path}.${randomBytes(6).toString('hex')}.tmp`;
-  await writeFile(temporary, JSON.stringify(value, null, 2) + '\n', 'utf8');
-  await rename(temporary, path);
-}
 
 export interface RunOneOptions {
   sweepDir: string;
@@ -75,6 +69,6 @@ export async function runOne(plan: SweepRunPlan, options: RunOneOptions): Promis
     ...(error !== undefined && { error }),
     ...spend,
   };
-  await writeJsonFile(files.result, result);
+  await writeJsonFileAtomic(files.result, result);
   return result;
 }

@@ -4,8 +4,9 @@ import { analyzeDebate } from '../debate/analyze.js';
 import { dialogicProtocol } from '../dialogic/index.js';
 import type { DialogicMeasures } from '../dialogic/analyze.js';
 import type { SweepProtocol, SweepRunPlan } from '../../schemas/sweep.js';
-import { readRunResult, runFiles, writeJsonFile } from './run-one.js';
+import { readRunResult, runFiles } from './run-one.js';
 import { readManifest } from './sweep.js';
+import { writeJsonFileAtomic } from '../../state/atomic-write.js';
 
 /** One finished run's scalar measures. */
 export interface RunRow {
@@ -115,7 +116,7 @@ export async function writeSummaryFiles(dir: string, summary: SweepSummary): Pro
   await writeFile(paths.csv, summary.csv, 'utf8');
   await writeFile(paths.markdown, summary.markdown, 'utf8');
   await writeFile(paths.runs, runsCsv(summary), 'utf8');
-  await writeJsonFile(join(dir, 'summary.json'), { by: summary.by, measures: summary.measures, rows: summary.rows, unfinished: summary.unfinished });
+  await writeJsonFileAtomic(join(dir, 'summary.json'), { by: summary.by, measures: summary.measures, rows: summary.rows, unfinished: summary.unfinished });
   return paths;
 }
 

@@ -8,8 +8,9 @@ import type { Backend } from '../../wrapper/backend.js';
 import { SweepBackends } from './backends.js';
 import { expandSweep, selectShard, sweepHashOf, type Shard } from './matrix.js';
 import { mergePrices } from './pricing.js';
-import { readRunResult, runFiles, runOne, writeJsonFile } from './run-one.js';
+import { readRunResult, runFiles, runOne } from './run-one.js';
 import { addSpends, type Spend } from './spend.js';
+import { writeJsonFileAtomic } from '../../state/atomic-write.js';
 
 export type SweepEvent =
   | { type: 'planned'; total: number; inShard: number; finished: number; toRun: number }
@@ -137,7 +138,7 @@ async function recordManifest(dir: string, matrix: SweepMatrix, all: SweepRunPla
     runs: [...byId.values()].sort((a, b) => a.index - b.index),
     prices,
   };
-  await writeJsonFile(path, manifest);
+  await writeJsonFileAtomic(path, manifest);
   return manifest;
 }
 
@@ -161,6 +162,6 @@ export async function writeTotals(dir: string, plans: readonly SweepRunPlan[], p
     if (result) results.push(result);
   }
   const totals = { runs: results.length, ...addSpends(results, prices) };
-  await writeJsonFile(join(dir, TOTALS_FILE), totals);
+  await writeJsonFileAtomic(join(dir, TOTALS_FILE), totals);
   return totals;
 }
