@@ -1,6 +1,6 @@
-import { readdirSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { afterEach } from 'vitest';
+import { processesWithEnv } from '../../wrapper/codex/process-tree.js';
 import { makeCodexHome, type CodexHome } from '../servers/codex-home.js';
 import { startScriptedResponses, type ResponsesScript, type ScriptedResponsesServer } from '../servers/scripted-responses.js';
 
@@ -30,19 +30,7 @@ afterEach(async () => {
 });
 
 /** Pids of live processes whose environment holds this CODEX_HOME: codex and anything it started. */
-export function processesUsing(codexHome: string): number[] {
-  const needle = `CODEX_HOME=${codexHome}\u0000`;
-  const pids: number[] = [];
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      if (readFileSync(`/proc/${entry}/environ`, 'latin1').includes(needle)) pids.push(Number(entry));
-    } catch {
-      // exited meanwhile, or not ours to read
-    }
-  }
-  return pids;
-}
+export const processesUsing = (codexHome: string): number[] => processesWithEnv('CODEX_HOME', codexHome);
 
 /** Textual content of every input message of a recorded Responses request. */
 export function inputText(body: { input?: unknown[] }): string {

@@ -1,4 +1,5 @@
-import type { IncomingMessage } from 'node:http';
+import type { IncomingMessage, Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 
 /** The whole request body as text. */
 export function readBody(req: IncomingMessage): Promise<string> {
@@ -23,4 +24,18 @@ export function sleepUnlessClosed(ms: number, req: IncomingMessage): Promise<boo
     }, ms);
     req.socket.once('close', onClose);
   });
+}
+
+/** Listens on 127.0.0.1 (a free port); close() drops open connections so no test waits on a keep-alive. */
+export async function listenOnLoopback(server: Server): Promise<{ origin: string; close: () => Promise<void> }> {
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    origin: `http://127.0.0.1:${port}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
 }

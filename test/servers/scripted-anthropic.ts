@@ -5,8 +5,7 @@
  * on the side (title, quota checks) reach the script too: `isTitleRequest` helps tell them apart.
  */
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { readBody, sleepUnlessClosed } from './http-helpers.js';
+import { readBody, sleepUnlessClosed, listenOnLoopback } from './http-helpers.js';
 
 export type AnthropicReply =
   | { text: string; usage?: AnthropicUsage; delayMs?: number }
@@ -124,16 +123,11 @@ export async function startScriptedAnthropic(script: Script): Promise<ScriptedAn
       res.end(JSON.stringify({ type: 'error', error: { type: 'api_error', message: String(error) } }));
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
+  const listening = await listenOnLoopback(server);
   return {
-    baseUrl: `http://127.0.0.1:${port}`,
+    baseUrl: `${listening.origin}`,
     requests,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
+    close: listening.close,
   };
 }
 

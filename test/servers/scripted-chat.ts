@@ -4,8 +4,7 @@
  * function that sees each request, streaming (SSE) or not, and records every request.
  */
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { readBody, sleepUnlessClosed } from './http-helpers.js';
+import { readBody, sleepUnlessClosed, listenOnLoopback } from './http-helpers.js';
 
 export type ChatReply =
   | { content: string; delayMs?: number; usage?: { prompt: number; completion: number; cached?: number; reasoning?: number } }
@@ -113,16 +112,11 @@ export async function startScriptedChat(script: Script): Promise<ScriptedChat> {
     res.end('data: [DONE]\n\n');
   };
 
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
+  const listening = await listenOnLoopback(server);
   return {
-    baseUrl: `http://127.0.0.1:${port}/v1`,
+    baseUrl: `${listening.origin}/v1`,
     requests,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
+    close: listening.close,
   };
 }
 

@@ -1,7 +1,6 @@
 import { strictSchemaProblem } from '../../wrapper/strict-schema.js';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
-import { readBody } from './http-helpers.js';
+import { readBody, listenOnLoopback } from './http-helpers.js';
 
 /**
  * A scripted OpenAI Responses-API server on 127.0.0.1 (port 0): the one test double allowed for a
@@ -35,7 +34,6 @@ export interface ScriptedResponsesServer {
 export async function startScriptedResponses(script: ResponsesScript): Promise<ScriptedResponsesServer> {
   const requests: { body: RequestBody; path: string }[] = [];
   let responsesServed = 0;
-  const sockets = new Set<Socket>();
 
   const server = createServer((req, res) => {
     void handle(req, res).catch((error: unknown) => {
@@ -43,10 +41,6 @@ export async function startScriptedResponses(script: ResponsesScript): Promise<S
       if (!res.headersSent) res.writeHead(500);
       res.end();
     });
-  });
-  server.on('connection', (socket) => {
-    sockets.add(socket);
-    socket.on('close', () => sockets.delete(socket));
   });
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -84,16 +78,11 @@ export async function startScriptedResponses(script: ResponsesScript): Promise<S
     writeStream(res, step, index);
   }
 
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
+  const listening = await listenOnLoopback(server);
   return {
-    baseUrl: `http://127.0.0.1:${port}/v1`,
+    baseUrl: `${listening.origin}/v1`,
     requests,
-    close: () =>
-      new Promise<void>((resolve) => {
-        for (const socket of sockets) socket.destroy();
-        server.close(() => resolve());
-      }),
+    close: listening.close,
   };
 }
 

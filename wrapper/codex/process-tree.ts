@@ -1,28 +1,36 @@
 import { readdirSync, readFileSync } from 'node:fs';
 
-/**
- * Every process below `root` (children, grandchildren...), read from /proc. Codex runs tool commands
- * in a sandbox with their own session, so killing Codex's process group can miss them; a snapshot
- * taken before the kill lets parley finish them too. Empty where there is no /proc.
- */
-export function descendantsOf(...roots: number[]): number[] {
-  const parentOf = new Map<number, number>();
-  let entries: string[];
+/** Pids of every process visible in /proc; empty where there is no /proc. */
+function allPids(): number[] {
   try {
-    entries = readdirSync('/proc');
+    return readdirSync('/proc')
+      .filter((entry) => /^\d+$/.test(entry))
+      .map(Number);
   } catch {
     return [];
   }
-  for (const entry of entries) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      // "pid (comm) state ppid ...": comm may hold spaces and parentheses, so read after the last ')'.
-      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-      parentOf.set(Number(entry), ppid);
-    } catch {
-      // the process ended while we looked
-    }
+}
+
+/** A /proc file of a process, or undefined when it ended meanwhile or is not ours to read. */
+function procFile(pid: number, name: string): string | undefined {
+  try {
+    return readFileSync(`/proc/${pid}/${name}`, 'latin1');
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Every process below the roots (children, grandchildren...), read from /proc. Codex runs tool
+ * commands in a sandbox with their own session, so killing Codex's process group can miss them; a
+ * snapshot taken before the kill lets parley finish them too.
+ */
+export function descendantsOf(...roots: number[]): number[] {
+  const parentOf = new Map<number, number>();
+  for (const pid of allPids()) {
+    const stat = procFile(pid, 'stat');
+    // "pid (comm) state ppid ...": comm may hold spaces and parentheses, so read after the last ')'.
+    if (stat) parentOf.set(pid, Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]));
   }
   const found: number[] = [];
   const frontier = [...roots];
@@ -44,22 +52,7 @@ export function descendantsOf(...roots: number[]): number[] {
  */
 export function processesWithEnv(name: string, value: string): number[] {
   const needle = `${name}=${value}\u0000`;
-  const found: number[] = [];
-  let entries: string[];
-  try {
-    entries = readdirSync('/proc');
-  } catch {
-    return [];
-  }
-  for (const entry of entries) {
-    if (!/^\d+$/.test(entry) || Number(entry) === process.pid) continue;
-    try {
-      if (readFileSync(`/proc/${entry}/environ`, 'latin1').includes(needle)) found.push(Number(entry));
-    } catch {
-      // ended meanwhile, or not ours to read
-    }
-  }
-  return found;
+  return allPids().filter((pid) => pid !== process.pid && procFile(pid, 'environ')?.includes(needle));
 }
 
 export function killAll(pids: number[], signal: NodeJS.Signals): void {
