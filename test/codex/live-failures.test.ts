@@ -61,12 +61,16 @@ describe('runCodex failures, each a distinct BackendError (real binary, scripted
     await until(() => processesUsing(rig.codexHome).length === 0, 'codex to exit after the timeout');
   });
 
-  it('resume of an unknown uuid -> unknown-session; of an unknown name -> session-mismatch', async () => {
+  it('resume of an unknown uuid -> unknown-session; a session "id" that is not a uuid never reaches codex', async () => {
     const rig = await startRig(() => ({ text: 'a brand new session' }));
     const unknown = await failure(call(rig, { prompt: 'x', sessionId: '00000000-0000-0000-0000-000000000000' }));
     expect(unknown.kind).toBe('unknown-session');
-    const renamed = await failure(call(rig, { prompt: 'x', sessionId: 'no-such-name' }));
-    expect(renamed.kind).toBe('session-mismatch');
-    expect(renamed.message).toContain('no-such-name');
+    const requests = rig.server.requests.length;
+    for (const sessionId of ['no-such-name', '--dangerously-bypass-approvals-and-sandbox']) {
+      const refused = await failure(call(rig, { prompt: 'x', sessionId }));
+      expect(refused.kind).toBe('bad-spec');
+      expect(refused.message).toContain('Codex thread id');
+    }
+    expect(rig.server.requests.length).toBe(requests);
   });
 });

@@ -165,15 +165,27 @@ describe('codex argv', () => {
   it('new session: exec-level flags, --json, prompt from stdin', () => {
     expect(buildCodexArgs({ cwd: '/proj', model: 'm', reasoningEffort: 'high', config: { 'a.b': '1' } })).toEqual([
       'exec', '--color', 'never', '-s', 'read-only', '-C', '/proj',
-      '--skip-git-repo-check', '--json', '-m', 'm', '-c', 'model_reasoning_effort="high"', '-c', 'a.b=1', '-',
+      '--skip-git-repo-check', '--json', '-m', 'm', '-c', 'model_reasoning_effort="high"', '-c', 'a.b=1', '--', '-',
     ]);
   });
 
   it('resume: -C, -s and --color before `resume` (refused after it), the rest after', () => {
-    const args = buildCodexArgs({ sessionId: 'S', cwd: '/d', sandbox: 'workspace-write', mode: 'plain', outputSchemaFile: '/s.json' });
+    const id = '019a2b3c-4d5e-6f70-8192-a3b4c5d6e7f8';
+    const args = buildCodexArgs({ sessionId: id, cwd: '/d', sandbox: 'workspace-write', mode: 'plain', outputSchemaFile: '/s.json' });
     const resumeAt = args.indexOf('resume');
     for (const flag of ['-C', '-s', '--color']) expect(args.indexOf(flag)).toBeLessThan(resumeAt);
-    expect(args.slice(resumeAt)).toEqual(['resume', '--skip-git-repo-check', '--output-schema', '/s.json', 'S', '-']);
+    expect(args.slice(resumeAt)).toEqual(['resume', '--skip-git-repo-check', '--output-schema', '/s.json', '--', id, '-']);
     expect(args).not.toContain('--json');
+  });
+
+  it('refuses any value not of its exact form before it reaches the command line (a session id cannot be a flag)', () => {
+    expect(() => buildCodexArgs({ sessionId: '--dangerously-bypass-approvals-and-sandbox' })).toThrow(/sessionId .* must be a Codex thread id/);
+    expect(() => buildCodexArgs({ model: '--full-auto' })).toThrow(/model/);
+    expect(() => buildCodexArgs({ reasoningEffort: 'high" -c sandbox="danger' })).toThrow(/reasoningEffort/);
+    expect(() => buildCodexArgs({ sandbox: 'none' as never })).toThrow(/sandbox/);
+    expect(() => buildCodexArgs({ config: { '--yolo': '1' } })).toThrow(/config key/);
+    // A folder named like a flag becomes an absolute path: never read as an option.
+    const args = buildCodexArgs({ cwd: '--dangerously-bypass-approvals-and-sandbox' });
+    expect(args[args.indexOf('-C') + 1]).toMatch(/^\/.*--dangerously-bypass-approvals-and-sandbox$/);
   });
 });

@@ -1,3 +1,6 @@
+import { resolve } from 'node:path';
+import { BackendError } from '../backend.js';
+
 export type CodexSandbox = 'read-only' | 'workspace-write' | 'danger-full-access';
 
 export interface CodexArgvInput {
@@ -22,8 +25,10 @@ export interface CodexArgvInput {
  * is always `-`: read from stdin, which the caller writes and closes.
  */
 export function buildCodexArgs(input: CodexArgvInput): string[] {
+  checkArgvValues(input);
   const execLevel = ['exec', '--color', 'never', '-s', input.sandbox ?? 'read-only'];
-  if (input.cwd) execLevel.push('-C', input.cwd);
+  // An absolute path can never be read as a flag.
+  if (input.cwd) execLevel.push('-C', resolve(input.cwd));
 
   const shared = ['--skip-git-repo-check'];
   if (input.mode !== 'plain') shared.push('--json');
@@ -32,9 +37,31 @@ export function buildCodexArgs(input: CodexArgvInput): string[] {
   for (const [key, value] of Object.entries(input.config ?? {})) shared.push('-c', `${key}=${value}`);
   if (input.outputSchemaFile) shared.push('--output-schema', input.outputSchemaFile);
 
+  // `--` ends the options: whatever follows is a positional, never a flag (a session id cannot smuggle one in).
   return input.sessionId
-    ? [...execLevel, 'resume', ...shared, input.sessionId, '-']
-    : [...execLevel, ...shared, '-'];
+    ? [...execLevel, 'resume', ...shared, '--', input.sessionId, '-']
+    : [...execLevel, ...shared, '--', '-'];
+}
+
+const FORMS: [keyof CodexArgvInput, RegExp, string][] = [
+  ['sessionId', /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, 'a Codex thread id (a UUID)'],
+  ['model', /^[A-Za-z0-9][A-Za-z0-9._:/-]{0,127}$/, 'a model name (letters, digits, . _ : / -)'],
+  ['reasoningEffort', /^[a-z]{1,16}$/, 'a reasoning effort such as low, medium, high'],
+  ['sandbox', /^(read-only|workspace-write|danger-full-access)$/, 'a Codex sandbox mode'],
+];
+
+/** Every value that reaches Codex's command line is checked for its exact form first. */
+function checkArgvValues(input: CodexArgvInput): void {
+  for (const [key, form, what] of FORMS) {
+    const value = input[key];
+    if (value !== undefined && (typeof value !== 'string' || !form.test(value))) {
+      throw new BackendError('bad-spec', `refusing to pass ${key} ${JSON.stringify(String(value)).slice(0, 80)} to codex: it must be ${what}`);
+    }
+  }
+  for (const key of Object.keys(input.config ?? {})) {
+    if (!/^[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}$/.test(key)) throw new BackendError('bad-spec', `refusing to pass the config key ${JSON.stringify(key).slice(0, 80)} to codex`);
+  }
+  if (input.cwd !== undefined && (!input.cwd || input.cwd.includes('\0'))) throw new BackendError('bad-spec', 'refusing to pass an empty folder name to codex');
 }
 
 const tomlString = (value: string): string => JSON.stringify(value);
