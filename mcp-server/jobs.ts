@@ -17,6 +17,7 @@ interface Job<T = unknown> extends JobView {
   delivered: boolean;
   promise: Promise<T>;
   result?: T;
+  failure?: unknown;
   listeners: Set<(progress: RunProgress) => void>;
 }
 
@@ -62,6 +63,7 @@ export class JobManager {
       (error: unknown) => {
         job.status = controller.signal.aborted ? 'canceled' : 'failed';
         job.error = error instanceof Error ? error.message : String(error);
+        job.failure = error;
         job.finishedAt = this.clock().toISOString();
         throw error;
       },
@@ -76,19 +78,16 @@ export class JobManager {
     return job ? view(job) : undefined;
   }
 
-  result(id: string): unknown {
-    return this.jobs.get(id)?.result;
-  }
-
   /**
    * A finished job's outcome, handed out once: for tools that start work, wait a while, and let the
    * caller come back for the answer. Undefined while it runs, when unknown, or once taken.
    */
-  takeFinished<T>(id: string): { ok: true; result: T } | { ok: false; error: string } | undefined {
+  takeFinished<T>(id: string): { ok: true; result: T } | { ok: false; error: string; cause?: unknown } | undefined {
     const job = this.jobs.get(id);
     if (!job || job.status === 'running' || job.delivered) return undefined;
     job.delivered = true;
-    return job.status === 'succeeded' ? { ok: true, result: job.result as T } : { ok: false, error: job.error ?? job.status };
+    // The error object itself travels on: a refusal keeps its rule and legal moves.
+    return job.status === 'succeeded' ? { ok: true, result: job.result as T } : { ok: false, error: job.error ?? job.status, cause: job.failure };
   }
 
   /** Resolves when the job ends or after `ms`, whichever comes first; forwards progress meanwhile. */
@@ -118,10 +117,6 @@ export class JobManager {
     if (!job) return undefined;
     if (job.status === 'running') job.controller.abort(new Error('canceled by the caller'));
     return view(job);
-  }
-
-  list(kind?: string): JobView[] {
-    return [...this.jobs.values()].filter((job) => !kind || job.kind === kind).map(view);
   }
 
   /** Aborts every running job and waits for them to settle (server shutdown). */

@@ -2,6 +2,7 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult, ServerNotification, ServerRequest } from '@modelcontextprotocol/sdk/types.js';
 import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import { z } from 'zod';
+import { UserFacingError } from '../schemas/user-facing-error.js';
 
 export type ToolExtra = RequestHandlerExtra<ServerRequest, ServerNotification>;
 
@@ -20,14 +21,13 @@ const annotationsFor: Record<ToolEffect, { readOnlyHint: boolean; destructiveHin
  * A refusal the caller can act on: a rule was broken or an argument was wrong.
  * Tools throw it; the kit turns it into `isError: true` with the sentence as text.
  */
-export class ToolRefusal extends Error {
+export class ToolRefusal extends UserFacingError {
   constructor(
     message: string,
     readonly rule?: string,
     readonly legalMoves: string[] = [],
   ) {
-    super(message);
-    this.name = 'ToolRefusal';
+    super(message, rule ? { code: rule } : {});
   }
 }
 
@@ -71,18 +71,13 @@ export function registerDefinedTool<I extends z.ZodRawShape, O extends z.ZodRawS
         return { structuredContent: structured, content: [{ type: 'text', text: JSON.stringify(structured) }] };
       } catch (error) {
         if (error instanceof ToolRefusal) return { isError: true, content: [{ type: 'text', text: refusalText(error) }] };
-        if (isUserFacingError(error)) return { isError: true, content: [{ type: 'text', text: (error as Error).message }] };
+        if (error instanceof UserFacingError || error instanceof z.ZodError) return { isError: true, content: [{ type: 'text', text: error.message }] };
         throw error;
       }
     }) as never,
   );
 }
 
-/** Errors whose message is written for the caller (store and backend errors), not bugs. */
-function isUserFacingError(error: unknown): boolean {
-  if (!(error instanceof Error)) return false;
-  return ['StoreError', 'BackendError', 'ZodError'].includes(error.name) || 'kind' in error;
-}
 
 /** Sends a progress notification when the client asked for them (it sent a progressToken). */
 export async function reportProgress(extra: ToolExtra, progress: number, total: number | undefined, message: string): Promise<void> {

@@ -1,3 +1,5 @@
+import { UserFacingError } from '../schemas/user-facing-error.js';
+
 export type StoreErrorKind =
   | 'not-found'
   | 'exists'
@@ -16,14 +18,13 @@ export interface StoreErrorDetails {
 }
 
 /** The one error type the document store throws for anything a caller can act on. */
-export class StoreError extends Error {
+export class StoreError extends UserFacingError {
   readonly kind: StoreErrorKind;
   readonly path?: string;
   readonly movedTo?: string;
 
   constructor(kind: StoreErrorKind, message: string, details: StoreErrorDetails = {}) {
-    super(message, details.cause === undefined ? undefined : { cause: details.cause });
-    this.name = 'StoreError';
+    super(message, { code: kind, cause: details.cause });
     this.kind = kind;
     if (details.path !== undefined) this.path = details.path;
     if (details.movedTo !== undefined) this.movedTo = details.movedTo;

@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import type { Usage } from '../schemas/common.js';
+import { UserFacingError } from '../schemas/user-facing-error.js';
 
 /**
  * One interface for every model role (consultee, arbiter, dialogic model, debater, judge).
@@ -56,13 +57,12 @@ export type BackendErrorKind =
   | 'rate-limited'
   | 'bad-spec';
 
-export class BackendError extends Error {
+export class BackendError extends UserFacingError {
   constructor(
     readonly kind: BackendErrorKind,
     message: string,
     readonly detail: { stderrTail?: string; exitCode?: number; status?: number } = {},
   ) {
-    super(message);
-    this.name = 'BackendError';
+    super(message, { code: kind });
   }
 }

@@ -4,6 +4,7 @@ import { BackendError, type Backend, type Conversation } from '../../wrapper/bac
 import { sendStructured } from '../../wrapper/structured.js';
 import type { ModelSlot } from '../../schemas/dialogic.js';
 import { addUsage, zeroUsage, type Usage } from '../../schemas/common.js';
+import { UserFacingError } from '../../schemas/user-facing-error.js';
 
 /**
  * Model calls and protocol events, each under a deterministic step key
@@ -11,13 +12,12 @@ import { addUsage, zeroUsage, type Usage } from '../../schemas/common.js';
  * log is replayed from it instead of being sent again; an event already logged is not repeated.
  */
 
-export class DialogicCallError extends Error {
+export class DialogicCallError extends UserFacingError {
   constructor(
     readonly key: string,
     message: string,
   ) {
-    super(`dialogic step ${key}: ${message}`);
-    this.name = 'DialogicCallError';
+    super(`dialogic step ${key}: ${message}`, { code: 'dialogic-call' });
   }
 }
 

@@ -1,0 +1,15 @@
+/**
+ * The one brand for errors whose message is written for the caller (what went wrong and what to
+ * do), as opposed to bugs: the MCP tools turn these into tool errors and rethrow anything else.
+ * Every layer may throw one (schemas is the lowest layer), so the check is `instanceof`, never a name.
+ */
+export class UserFacingError extends Error {
+  /** A stable kebab id of what went wrong (a rule, a store or backend error kind). */
+  readonly code?: string;
+
+  constructor(message: string, options: { code?: string; cause?: unknown } = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = new.target.name;
+    if (options.code !== undefined) this.code = options.code;
+  }
+}
