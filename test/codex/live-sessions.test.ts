@@ -70,6 +70,16 @@ describe('runCodex against the real codex binary and a scripted server', () => {
     expect(inputText(rig.server.requests[1]?.body)).toContain('function_call_output');
   });
 
+  it("Codex's commands never see parley's keys: the process gets an allow-list, its commands only core variables", async () => {
+    const rig = await startRig([{ text: 'checking', toolCall: { command: ['env'] } }, { text: 'done' }]);
+    const secrets = { ANTHROPIC_API_KEY: 'sk-ant-secret-1', PARLEY_API_KEY: 'parley-secret-2', OPENAI_API_KEY: 'sk-openai-secret-3', AWS_SECRET_ACCESS_KEY: 'aws-secret-4' };
+    const result = await runCodex({ codexPath: CODEX_BIN, env: { ...rig.env, ...secrets }, cwd: rig.codexHome, timeoutMs: 20_000, prompt: 'print the environment' });
+    const output = result.commands[0]?.output ?? '';
+    expect(output).toContain('PATH=');
+    for (const value of Object.values(secrets)) expect(output).not.toContain(value);
+    expect(JSON.stringify(rig.server.requests.map((r) => r.body))).not.toMatch(/sk-ant-secret-1|parley-secret-2|aws-secret-4/);
+  });
+
   it('--output-schema: the schema reaches the request as a strict json_schema and the temp file is removed', async () => {
     const rig = await startRig([{ text: '{"verdict":"yes"}' }]);
     const schema = { type: 'object', properties: { verdict: { type: 'string' } }, required: ['verdict'], additionalProperties: false };

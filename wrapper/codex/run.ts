@@ -12,6 +12,7 @@ import { classifyFailure, stderrTail } from './failures.js';
 import { parsePlainOutput } from './plain.js';
 import { resolveCodexPath, spawnTarget } from './resolve-path.js';
 import { fromRawUsage, recalledCumulative, rememberCumulative, sessionKey, usageDifference, withSessionQueue } from './session-state.js';
+import { codexEnvironment, COMMAND_ENV_POLICY } from './child-env.js';
 
 /** argv-level options (session, -C, sandbox, model, effort, -c) are documented in argv.ts. */
 export interface CodexCallOptions extends Omit<CodexArgvInput, 'outputSchemaFile'> {
@@ -64,7 +65,7 @@ process.once('exit', () => {
 
 /** Runs one `codex exec` turn. Throws BackendError on every failure. */
 export async function runCodex(opts: CodexCallOptions): Promise<CodexCallResult> {
-  const env = { ...process.env, ...opts.env };
+  const env = codexEnvironment({ ...process.env, ...opts.env });
   const codexPath = resolveCodexPath({ ...(opts.codexPath ? { codexPath: opts.codexPath } : {}), env });
   if (!opts.sessionId) return runOnce(opts, env, codexPath);
   return withSessionQueue(sessionKey(env.CODEX_HOME, opts.sessionId), () => runOnce(opts, env, codexPath));
@@ -76,19 +77,21 @@ async function runOnce(opts: CodexCallOptions, env: NodeJS.ProcessEnv, codexPath
   try {
     const outputSchemaFile = schemaDir ? join(schemaDir, 'output-schema.json') : undefined;
     if (outputSchemaFile) await writeFile(outputSchemaFile, JSON.stringify(opts.outputSchema), 'utf8');
-    const args = buildCodexArgs({ ...opts, ...(outputSchemaFile ? { outputSchemaFile } : {}) });
-    return await spawnAndParse(opts, env, codexPath, args);
+    const callTag = randomUUID();
+    // Commands Codex runs see only core variables plus the call tag (cancel finds them by it); the policy comes last so no caller can loosen it.
+    const config = { ...opts.config, ...COMMAND_ENV_POLICY, [`shell_environment_policy.set.${CALL_TAG}`]: JSON.stringify(callTag) };
+    const args = buildCodexArgs({ ...opts, config, ...(outputSchemaFile ? { outputSchemaFile } : {}) });
+    return await spawnAndParse(opts, env, codexPath, args, callTag);
   } finally {
     if (schemaDir) await rm(schemaDir, { recursive: true, force: true });
   }
 }
 
-async function spawnAndParse(opts: CodexCallOptions, env: NodeJS.ProcessEnv, codexPath: string, args: string[]): Promise<CodexCallResult> {
+async function spawnAndParse(opts: CodexCallOptions, env: NodeJS.ProcessEnv, codexPath: string, args: string[], callTag: string): Promise<CodexCallResult> {
   const mode = opts.mode ?? 'json';
   const timeoutMs = opts.timeoutMs ?? DEFAULT_CODEX_TIMEOUT_MS;
   const { file, prefixArgs } = spawnTarget(codexPath);
   const started = performance.now();
-  const callTag = randomUUID();
   // Own process group, so a timeout or cancel kills codex and everything it started.
   const subprocess = execa(file, [...prefixArgs, ...args], {
     input: opts.prompt,
