@@ -47,7 +47,7 @@ async function consultVersusRaw(): Promise<Record<string, number>> {
       return elapsed;
     };
     const parleyConsult = async (): Promise<{ ms: number; prompt: string }> => {
-      const id: string = (await rig.ok('delib_start', { question: 'Benchmark: should the cache be write-through?' })).deliberationId;
+      const id: string = (await rig.ok('delib_start', { question: 'Benchmark: should the cache be write-through?', consult: false })).deliberationId;
       const started = performance.now();
       const result = await rig.ok('delib_consult', { deliberationId: id, waitSeconds: 60 });
       const ms = performance.now() - started;
@@ -93,17 +93,18 @@ async function promptGrowth(): Promise<Record<string, number>> {
   const promptBytes: number[] = [];
   const requestBytes: number[] = [];
   try {
-    const id: string = (await rig.ok('delib_start', { question: 'Benchmark: which p99 budget should the API hold?' })).deliberationId;
+    const id: string = (await rig.ok('delib_start', { question: 'Benchmark: which p99 budget should the API hold?', consult: false })).deliberationId;
+    const fact = (n: number) => ({ action: 'add', tag: 'verified', text: `Load test ${n}: p99 stays under ${100 + n} ms at ${n}k req/s`, reference: `loadtest-${n}.log:1 "p99=${100 + n}ms"` });
+    // Each judgment adds the iteration's fact, agrees with the last point, and its advance asks Codex for the next.
+    await rig.ok('delib_judge', { deliberationId: id, ledger: [fact(1)], consult: false });
+    let consulted = await rig.ok('delib_consult', { deliberationId: id, waitSeconds: 60 });
     for (let n = 1; n <= ITERATIONS; n++) {
-      await rig.ok('ledger_update', { deliberationId: id, action: 'add', tag: 'verified', text: `Load test ${n}: p99 stays under ${100 + n} ms at ${n}k req/s`, reference: `loadtest-${n}.log:1 "p99=${100 + n}ms"` });
-      const consulted = await rig.ok('delib_consult', { deliberationId: id, waitSeconds: 60 });
-      if (consulted.consult.status !== 'done') throw new Error(`consult ${n} did not finish`);
-      promptBytes.push(consulted.consult.promptBytes);
+      if (consulted.consult?.status !== 'done') throw new Error(`consult ${n} did not finish`);
+      const request = (await rig.audit(id)).filter((a) => a.type === 'consult-request').at(-1);
+      promptBytes.push(Buffer.byteLength(String(request?.prompt)));
       requestBytes.push(Buffer.byteLength(JSON.stringify(rig.server.requests.at(-1)?.body.input ?? [])));
-      const pointId = `P${n}.1`;
-      await rig.ok('point_triage', { deliberationId: id, pointId, triage: 'in-scope', reason: 'a measurement bearing on the budget', decisive: true });
-      await rig.ok('point_evaluate', { deliberationId: id, pointId, classification: 'AGREE', claimType: 'value', reason: 'the measurement supports the proposed budget' });
-      if (n < ITERATIONS) await rig.ok('iteration_advance', { deliberationId: id });
+      const point = { id: `P${n}.1`, decisive: true, verdict: 'AGREE', claimType: 'value', reason: 'the measurement supports the proposed budget' };
+      if (n < ITERATIONS) consulted = await rig.ok('delib_judge', { deliberationId: id, ledger: [fact(n + 1)], points: [point], phase: { advance: true }, consult: { waitSeconds: 60 } });
     }
   } finally {
     await rig.close();

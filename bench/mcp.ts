@@ -55,16 +55,16 @@ export async function benchMcp(): Promise<Record<string, number>> {
   await client.connect(transport);
   const { tools } = await client.listTools();
   figures['tools/list tokens (chars/4, bench_noop excluded)'] = Math.round(JSON.stringify({ tools: tools.filter((t) => t.name !== 'bench_noop') }).length / 4);
-  const started = await client.callTool({ name: 'delib_start', arguments: { question: 'Benchmark question?', mode: 'standard' } });
+  const started = await client.callTool({ name: 'delib_start', arguments: { question: 'Benchmark question?', mode: 'standard', consult: false } });
   const id = (started.structuredContent as { deliberationId: string }).deliberationId;
   await timeCalls(client, 'bench_noop', () => ({}), 200);
   const noop = await timeCalls(client, 'bench_noop', () => ({}), 2000);
   const read = await timeCalls(client, 'delib_status', () => ({ deliberationId: id }), 2000);
-  const write = await timeCalls(client, 'ledger_update', (i) => ({ deliberationId: id, action: 'add', text: `fact ${i}`, tag: 'user' }), 300);
+  const write = await timeCalls(client, 'delib_judge', (i) => ({ deliberationId: id, ledger: [{ action: 'add', text: `fact ${i}`, tag: 'user' }], consult: false }), 300);
   await client.close();
   await rm(home, { recursive: true, force: true });
   const noopP50 = percentile(noop, 50);
-  for (const [label, times] of [['no-op tool', noop], ['read-only delib_status', read], ['state-changing ledger_update (durable write + audit line)', write]] as const) {
+  for (const [label, times] of [['no-op tool', noop], ['read-only delib_status', read], ['state-changing delib_judge (durable write + audit line)', write]] as const) {
     figures[`${label} p50 ms`] = percentile(times, 50);
     figures[`${label} p99 ms`] = percentile(times, 99);
     if (times !== noop) figures[`${label} p50 / no-op p50`] = percentile(times, 50) / noopP50;

@@ -11,6 +11,8 @@ const benches: Bench[] = [
   { name: 'delib_consult over stdio vs raw codex exec; prompt bytes per iteration', run: async () => (await import('./consult.js')).benchConsult() },
   { name: 'debate rounds', run: async () => (await import('./debate.js')).benchDebate() },
   { name: 'sweep throughput', run: async () => (await import('./sweep.js')).benchSweep() },
+  { name: 'reply reading corpus', run: async () => (await import('./reading.js')).benchReading() },
+  { name: 'orchestration cost of a deliberation (standard and quick; real codex)', run: async () => (await import('./orchestration.js')).benchOrchestration() },
 ];
 
 const only = process.argv.slice(2);
@@ -19,15 +21,16 @@ for (const bench of benches) {
   console.log(`\n## ${bench.name}`);
   try {
     const figures = await bench.run();
-    for (const [label, value] of Object.entries(figures)) console.log(`${label.padEnd(64)} ${format(value)}`);
+    for (const [label, value] of Object.entries(figures)) console.log(`${label.padEnd(64)} ${format(label, value)}`);
   } catch (error) {
     console.log(`failed: ${(error as Error).message}`);
     process.exitCode = 1;
   }
 }
 
-function format(value: number): string {
+function format(label: string, value: number): string {
   if (!Number.isFinite(value)) return String(value);
-  if (Number.isInteger(value)) return value.toLocaleString('en-US');
+  // Dotted figure names (orchestration.standard.toolCalls) are compared across versions by scripts: plain digits.
+  if (Number.isInteger(value)) return /^[a-z]+(\.[A-Za-z]+)+$/.test(label) ? String(value) : value.toLocaleString('en-US');
   return value < 10 ? value.toFixed(3) : value.toFixed(1);
 }

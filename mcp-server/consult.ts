@@ -1,9 +1,10 @@
+import { rmSync } from 'node:fs';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { DeliberationState } from '../schemas/argumentation.js';
 import type { Usage } from '../schemas/common.js';
-import { buildConsulteePrompt, type PromptKind } from '../protocols/argumentation/index.js';
+import { buildConsulteePrompt, nextConsulteePrompt, type PromptKind } from '../protocols/argumentation/index.js';
 import { BackendError } from '../wrapper/backend.js';
 import type { CodexCallOptions, CodexCallResult } from '../wrapper/codex/index.js';
 import type { Deliberations, MoveOutcome } from './deliberations.js';
@@ -17,69 +18,114 @@ export interface ConsultSettings {
   sandbox?: CodexCallOptions['sandbox'];
 }
 
-export interface ConsultOutcome {
+/** One Codex turn of a consult (a format failure's retry is a second turn of the same consult). */
+export interface ConsultTurn {
   kind: PromptKind;
-  reply: string;
   sessionId: string;
   usage: Usage;
   promptBytes: number;
   durationMs: number;
   recovered: boolean;
+}
+
+export interface ConsultOutcome {
+  turns: ConsultTurn[];
+  /** The last reply, verbatim (the audit log has every one). */
+  reply: string;
   moved: MoveOutcome;
+  /** Effects of every turn's reply_record, in order. */
+  effects: string[];
 }
 
 type RunCodex = (options: CodexCallOptions) => Promise<CodexCallResult>;
 
+const NO_USAGE: Usage = { inputTokens: 0, cachedInputTokens: 0, outputTokens: 0, reasoningTokens: 0 };
+
 /**
  * One consultee call for a deliberation: picks the prompt (first, next, retry, recovery), sends it
  * through the Codex wrapper (resuming the session), audits prompt and raw reply, and records the
- * reply as the engine's reply_record move. Runs as a job so no tool call blocks past a timeout.
+ * reply as the engine's reply_record move. A format failure is retried at once within the same
+ * consult (the protocol's retry prompt), so it costs Codex a turn but the orchestrator no call.
+ * Runs as a job so no tool call blocks past a timeout.
  */
 export class ConsultService {
   private emptyDir?: Promise<string>;
+  /** Settings given once (cwd 'empty', a model) hold for the deliberation's later consults in this process. */
+  private readonly settings = new Map<string, ConsultSettings>();
 
-  constructor(
-    private readonly deps: { deliberations: Deliberations; jobs: JobManager; env: NodeJS.ProcessEnv; home: string; runCodex?: RunCodex },
-  ) {}
+  constructor(private readonly deps: { deliberations: Deliberations; jobs: JobManager; env: NodeJS.ProcessEnv; runCodex?: RunCodex }) {}
 
   jobId(deliberationId: string): string {
     return `consult-${deliberationId}`;
   }
 
+  running(deliberationId: string): boolean {
+    return this.deps.jobs.get(this.jobId(deliberationId))?.status === 'running';
+  }
+
   /** Starts a consult, or returns the running one; refuses when the protocol does not allow one now. */
   async start(deliberationId: string, settings: ConsultSettings): Promise<string> {
     const id = this.jobId(deliberationId);
-    if (this.deps.jobs.get(id)?.status === 'running') return id;
+    if (this.running(deliberationId)) return id;
     const { state } = await this.deps.deliberations.get(deliberationId);
-    if (state.status !== 'active') throw new ToolRefusal(`the deliberation terminated (${state.termination?.reason}); call delib_synthesize`, 'deliberation-terminated', ['delib_synthesize']);
+    if (state.status !== 'active') throw new ToolRefusal(`the deliberation terminated (${state.termination?.reason}); synthesize it`, 'deliberation-terminated', ['delib_synthesize']);
     if (state.replyRecorded) {
-      throw new ToolRefusal(`iteration ${state.n} already has its reply; evaluate it, then iteration_advance before the next consult`, 'one-reply-per-iteration', ['point_triage', 'point_evaluate', 'challenge_resolve', 'iteration_advance']);
+      throw new ToolRefusal(`iteration ${state.n} already has its reply; judge it with phase.advance (delib_judge), which asks Codex for the next one`, 'one-reply-per-iteration', ['delib_judge']);
     }
-    this.deps.jobs.start(id, 'consult', (signal, progress) => this.consult(state, settings, signal, (message) => progress({ done: 0, message })));
+    const given = Object.fromEntries(Object.entries(settings).filter(([, v]) => v !== undefined));
+    const merged = { ...this.settings.get(deliberationId), ...given };
+    this.settings.set(deliberationId, merged);
+    this.deps.jobs.start(id, 'consult', (signal, progress) => this.consult(state, merged, signal, (message) => progress({ done: 0, message })));
     return id;
   }
 
-  /** The finished consult's outcome once (later calls start a new consult). */
-  takeFinished(deliberationId: string): ConsultOutcome | { error: string } | undefined {
-    const taken = this.deps.jobs.takeFinished<ConsultOutcome>(this.jobId(deliberationId));
-    if (!taken) return undefined;
-    return taken.ok ? taken.result : { error: taken.error };
+  /** Records a reply the orchestrator obtained itself, as if Codex had given it. */
+  async recordOwn(deliberationId: string, reply: string): Promise<ConsultOutcome> {
+    if (this.running(deliberationId)) throw new ToolRefusal('a consult is running for this deliberation; wait for it (delib_consult) or cancel it first', 'consult-running', ['delib_consult']);
+    const moved = await this.deps.deliberations.apply(deliberationId, 'reply_record', { text: reply });
+    return { turns: [], reply, moved, effects: moved.effects };
   }
 
-  private async consult(state: DeliberationState, settings: ConsultSettings, signal: AbortSignal, say: (m: string) => void): Promise<ConsultOutcome> {
+  /** The finished consult's outcome once (later calls start a new consult); a failure keeps its error object. */
+  takeFinished(deliberationId: string): ConsultOutcome | { error: string; cause?: unknown } | undefined {
+    const taken = this.deps.jobs.takeFinished<ConsultOutcome>(this.jobId(deliberationId));
+    if (!taken) return undefined;
+    return taken.ok ? taken.result : { error: taken.error, cause: taken.cause };
+  }
+
+  private async consult(initial: DeliberationState, settings: ConsultSettings, signal: AbortSignal, say: (m: string) => void): Promise<ConsultOutcome> {
+    const options = await this.options(settings, signal, say);
+    const turns: ConsultTurn[] = [];
+    const effects: string[] = [];
+    let state = initial;
+    for (;;) {
+      const turn = await this.turn(state, options, say);
+      turns.push(turn.meta);
+      effects.push(...turn.moved.effects);
+      state = turn.moved.state;
+      const retry = state.status === 'active' && !state.replyRecorded && state.counters.consecutiveFormatFailures === 1 && turns.length === 1;
+      if (!retry) return { turns, reply: turn.reply, moved: turn.moved, effects };
+      say('format failure: sending the retry prompt');
+    }
+  }
+
+  private async turn(state: DeliberationState, options: Omit<CodexCallOptions, 'prompt'>, say: (m: string) => void): Promise<{ meta: ConsultTurn; reply: string; moved: MoveOutcome }> {
     const audit = state.mode === 'quick' ? undefined : this.deps.deliberations.store.auditLog(state.id);
-    let kind = promptKind(state);
-    let prompt = consulteePrompt(state, kind);
-    const options = await this.options(state, settings, signal, say);
+    let { kind, prompt } = nextConsulteePrompt(state);
     await audit?.append({ type: 'consult-request', iteration: state.n, kind, prompt, sessionId: state.consulteeSessionId ?? null });
     let result: CodexCallResult;
     let recovered = false;
     try {
-      result = await this.call({ ...options, prompt, sessionId: kind === 'first' ? undefined : state.consulteeSessionId });
+      const resume = kind === 'first' ? undefined : state.consulteeSessionId;
+      // After a restart the wrapper has no memory of the thread's usage: the state does.
+      result = await this.call({ ...options, prompt, sessionId: resume, ...(resume && state.consulteeCumulativeUsage ? { previousCumulativeUsage: state.consulteeCumulativeUsage } : {}) });
     } catch (error) {
       if (!(error instanceof BackendError) || !['unknown-session', 'session-mismatch'].includes(error.kind)) {
         await audit?.append({ type: 'consult-error', iteration: state.n, kind: error instanceof BackendError ? error.kind : 'bug', message: (error as Error).message });
-        if (error instanceof BackendError && error.kind === 'empty-answer') return this.record(state, kind, '', 'the consultee returned an empty answer', undefined, 0, false);
+        if (error instanceof BackendError && error.kind === 'empty-answer') {
+          const moved = await this.deps.deliberations.apply(state.id, 'reply_record', { text: '', formatFailure: 'the consultee returned an empty answer' });
+          return { meta: { kind, sessionId: state.consulteeSessionId ?? '', usage: NO_USAGE, promptBytes: Buffer.byteLength(prompt), durationMs: 0, recovered }, reply: '', moved };
+        }
         throw error;
       }
       // The session is gone: a fresh one, seeded with the whole state, continues at the same n.
@@ -103,32 +149,14 @@ export class ConsultService {
       warnings: result.warnings,
       promptBytes: Buffer.byteLength(prompt),
     });
-    const outcome = await this.record(state, kind, result.answer, undefined, result.sessionId, Buffer.byteLength(prompt), recovered, result);
-    return outcome;
-  }
-
-  private async record(
-    state: DeliberationState,
-    kind: PromptKind,
-    reply: string,
-    formatFailure: string | undefined,
-    sessionId: string | undefined,
-    promptBytes: number,
-    recovered: boolean,
-    result?: CodexCallResult,
-  ): Promise<ConsultOutcome> {
-    const input = { text: reply, ...(sessionId && sessionId !== state.consulteeSessionId ? { sessionId } : {}), ...(formatFailure ? { formatFailure } : {}) };
-    const moved = await this.deps.deliberations.apply(state.id, 'reply_record', input);
-    return {
-      kind,
-      reply,
-      sessionId: sessionId ?? state.consulteeSessionId ?? '',
-      usage: result?.usage ?? { inputTokens: 0, cachedInputTokens: 0, outputTokens: 0, reasoningTokens: 0 },
-      promptBytes,
-      durationMs: Math.round(result?.durationMs ?? 0),
-      recovered,
-      moved,
+    const input = {
+      text: result.answer,
+      ...(result.sessionId && result.sessionId !== state.consulteeSessionId ? { sessionId: result.sessionId } : {}),
+      ...(result.cumulativeUsage ? { cumulativeUsage: result.cumulativeUsage } : {}),
     };
+    const moved = await this.deps.deliberations.apply(state.id, 'reply_record', input);
+    const meta = { kind, sessionId: result.sessionId, usage: result.usage, promptBytes: Buffer.byteLength(prompt), durationMs: Math.round(result.durationMs), recovered };
+    return { meta, reply: result.answer, moved };
   }
 
   private async call(options: CodexCallOptions): Promise<CodexCallResult> {
@@ -136,13 +164,16 @@ export class ConsultService {
     return run(options);
   }
 
-  private async options(state: DeliberationState, settings: ConsultSettings, signal: AbortSignal, say: (m: string) => void): Promise<Omit<CodexCallOptions, 'prompt'>> {
+  private async options(settings: ConsultSettings, signal: AbortSignal, say: (m: string) => void): Promise<Omit<CodexCallOptions, 'prompt'>> {
     const env = this.deps.env;
     let cwd = settings.cwd ?? env.PARLEY_CONSULT_CWD;
     if (cwd === 'empty') {
       // Abstract questions: an empty folder spares Codex the scan of a codebase (the seed's -C /tmp).
       // A private empty folder per server process, outside the state folder (quick mode writes nothing there).
-      this.emptyDir ??= mkdtemp(join(tmpdir(), 'parley-empty-'));
+      this.emptyDir ??= mkdtemp(join(tmpdir(), 'parley-empty-')).then((dir) => {
+        process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
+        return dir;
+      });
       cwd = await this.emptyDir;
     }
     const timeout = Number(env.PARLEY_CONSULT_TIMEOUT_MS);
@@ -156,23 +187,4 @@ export class ConsultService {
       onEvent: (event) => say(`codex: ${event.type}`),
     };
   }
-}
-
-export function promptKind(state: DeliberationState): PromptKind {
-  const retrying = state.counters.consecutiveFormatFailures > 0;
-  if (!state.consulteeSessionId) {
-    if (state.n === 1 && state.points.length === 0) return retrying ? 'retry' : 'first';
-    return 'recovery';
-  }
-  return retrying ? 'retry' : 'next';
-}
-
-/**
- * A retry of the very first call may have no session to resume (an empty answer leaves none on
- * record): it then goes to a fresh session, so it carries the whole first prompt after its headline.
- */
-function consulteePrompt(state: DeliberationState, kind: PromptKind): string {
-  if (kind !== 'retry' || state.consulteeSessionId) return buildConsulteePrompt(state, kind);
-  const headline = buildConsulteePrompt(state, 'retry').split('\n\n', 1)[0];
-  return `${headline}\n\n${buildConsulteePrompt(state, 'first')}`;
 }

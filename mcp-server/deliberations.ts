@@ -1,13 +1,18 @@
 import { randomBytes } from 'node:crypto';
 import { DeliberationState } from '../schemas/argumentation.js';
-import { applyMove, moves, startDeliberation, type MoveResult, type StartInput } from '../protocols/argumentation/index.js';
+import { applyMove, moves, startDeliberation, type ItemRefusal, type MoveResult, type StartInput } from '../protocols/argumentation/index.js';
 import { createDocumentStore, deliberationStoreLocation, type DocumentStore, type StoreLayout } from '../state/document-store.js';
 import { ToolRefusal } from './tool-kit.js';
+
+/** The schemaVersion of deliberation state files this parley writes (and the newest it reads). */
+export const DELIBERATION_SCHEMA_VERSION = 1;
 
 export interface MoveOutcome {
   state: DeliberationState;
   effects: string[];
   revision: number | null;
+  /** Items of a batch the engine refused (the rest applied). */
+  refused?: ItemRefusal[];
 }
 
 /**
@@ -24,7 +29,7 @@ export class Deliberations {
       dir: location.dir,
       filePrefix: location.filePrefix,
       schema: DeliberationState,
-      currentVersion: 1,
+      currentVersion: DELIBERATION_SCHEMA_VERSION,
       now: options.clock,
       summarize: (state) => ({ question: state.question.slice(0, 120), mode: state.mode, n: state.n, phase: state.phase, status: state.status }),
     });
@@ -72,7 +77,7 @@ export class Deliberations {
         id,
         (current) => {
           const result = applyMove(current, moveName, input, ctx);
-          return result.ok ? { value: result.state, result: { ok: true, effects: result.effects } } : { refuse: result };
+          return result.ok ? { value: result.state, result: { ok: true, effects: result.effects, ...(result.refused?.length ? { refused: result.refused } : {}) } } : { refuse: result };
         },
         { audit: { type: 'move', move: moveName, input } },
       )
@@ -80,7 +85,8 @@ export class Deliberations {
         throw notFoundAsRefusal(id, error);
       });
     if (!outcome.result.ok) unwrap(outcome.result);
-    return { state: outcome.value, effects: outcome.result.ok ? outcome.result.effects : [], revision: outcome.revision };
+    const result = outcome.result.ok ? outcome.result : undefined;
+    return { state: outcome.value, effects: result?.effects ?? [], revision: outcome.revision, ...(result?.refused ? { refused: result.refused } : {}) };
   }
 
   async list(): Promise<{ id: string; summary?: unknown; updatedAt?: string; problem?: string }[]> {
@@ -95,11 +101,11 @@ function notFoundAsRefusal(id: string, error: unknown): unknown {
   return new ToolRefusal(`no deliberation "${id}"; call delib_status without an id to list them, or delib_start to begin one`);
 }
 
-type AuditedOutcome = { ok: true; effects: string[] } | Extract<MoveResult, { ok: false }>;
+type AuditedOutcome = { ok: true; effects: string[]; refused?: ItemRefusal[] } | Extract<MoveResult, { ok: false }>;
 
-function unwrap(result: MoveResult): { state: DeliberationState; effects: string[] } {
+function unwrap(result: MoveResult): { state: DeliberationState; effects: string[]; refused?: ItemRefusal[] } {
   if (!result.ok) throw new ToolRefusal(result.refusal.message, result.refusal.rule, result.refusal.legalMoves);
-  return { state: result.state, effects: result.effects };
+  return { state: result.state, effects: result.effects, ...(result.refused?.length ? { refused: result.refused } : {}) };
 }
 
 function newDeliberationId(now: Date): string {

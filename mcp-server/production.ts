@@ -1,11 +1,13 @@
 import type { Backend, Conversation, SendOptions } from '../wrapper/backend.js';
 import type { DepsOptions } from './deps.js';
+import { rememberSecretsOf } from '../schemas/secrets.js';
 
 /**
  * The real protocols and backends. Both load on first use, so `parley serve` answers initialize
  * without parsing the OpenAI SDK or the protocol engines it may never need.
  */
 export async function productionDepsOptions(env: NodeJS.ProcessEnv = process.env): Promise<DepsOptions> {
+  rememberSecretsOf(env);
   const backends = new Map<string, Promise<Backend>>();
   const load = (spec: string): Promise<Backend> => {
     let backend = backends.get(spec);

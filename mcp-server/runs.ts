@@ -1,9 +1,10 @@
-import { mkdir, readFile, readdir } from 'node:fs/promises';
+import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { Backend } from '../wrapper/backend.js';
 import type { RunAnalysis, RunProgress, RunProtocol } from '../protocols/run-protocol.js';
-import { openAuditLog } from '../state/audit-log.js';
+import { openPrivateAuditLog, tightenDir } from '../state/private-files.js';
+import { readJsonFile } from '../state/json-text.js';
 import { assertSafeId, runDir, runsDir } from '../state/paths.js';
 import type { JobManager } from './jobs.js';
 import { ToolRefusal } from './tool-kit.js';
@@ -61,7 +62,7 @@ export class RunManager {
     }
     const runId = requestedId ? assertSafeId(requestedId, 'runId') : newRunId(protocolName, this.clock());
     const dir = runDir(this.deps.home, runId);
-    await mkdir(dir, { recursive: true });
+    await tightenDir(dir);
     const now = this.clock().toISOString();
     meta = {
       runId,
@@ -71,7 +72,7 @@ export class RunManager {
       createdAt: meta?.createdAt ?? now,
       updatedAt: now,
       progress: { done: 0, message: meta ? 'resuming' : 'starting' },
-      files: { output: join(dir, 'output.json'), audit: join(dir, 'audit.jsonl'), meta: join(dir, 'run.json') },
+      files: runFiles(dir),
     };
     await this.writeMeta(meta);
     const started = meta;
@@ -92,7 +93,7 @@ export class RunManager {
         const output = await protocol.run(parsed.data, {
           runId,
           dir,
-          audit: openAuditLog(started.files.audit),
+          audit: await openPrivateAuditLog(started.files.audit),
           backendFor: (spec) => this.deps.backendFor(spec),
           signal,
           progress: track,
@@ -127,7 +128,7 @@ export class RunManager {
     if (meta.status !== 'succeeded') {
       throw new ToolRefusal(`run ${runId} is ${meta.status}${meta.error ? ` (${meta.error})` : ''}; ${meta.status === 'running' ? 'poll run_status' : 'start it again with run_start {runId} to resume'}`);
     }
-    return { meta, output: JSON.parse(await readFile(meta.files.output, 'utf8')) };
+    return { meta, output: await readJsonFile(meta.files.output, `the output of run ${runId}`) };
   }
 
   async cancel(runId: string): Promise<RunMeta> {
@@ -153,10 +154,12 @@ export class RunManager {
     return typeof entry === 'function' ? entry() : entry;
   }
 
+  /** The files of a run are always the ones in its folder, whatever a (hand-edited) run.json says. */
   private async readMeta(runId: string): Promise<RunMeta> {
-    const path = join(runDir(this.deps.home, runId), 'run.json');
+    const dir = runDir(this.deps.home, runId);
+    const files = runFiles(dir);
     try {
-      return JSON.parse(await readFile(path, 'utf8')) as RunMeta;
+      return { ...((await readJsonFile(files.meta, `run.json of run ${runId}`)) as RunMeta), files };
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw new ToolRefusal(`no run "${runId}"; call run_list to see the runs`);
       throw error;
@@ -171,6 +174,10 @@ export class RunManager {
   private async writeMeta(meta: RunMeta): Promise<void> {
     await writeJsonFileAtomic(meta.files.meta, meta);
   }
+}
+
+function runFiles(dir: string): RunMeta['files'] {
+  return { output: join(dir, 'output.json'), audit: join(dir, 'audit.jsonl'), meta: join(dir, 'run.json') };
 }
 
 function newRunId(protocol: string, now: Date): string {

@@ -3,6 +3,7 @@ import type { CallToolResult, ServerNotification, ServerRequest } from '@modelco
 import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import { z } from 'zod';
 import { UserFacingError } from '../schemas/user-facing-error.js';
+import { redact, redactJson } from '../schemas/secrets.js';
 
 export type ToolExtra = RequestHandlerExtra<ServerRequest, ServerNotification>;
 
@@ -66,12 +67,14 @@ export function registerDefinedTool<I extends z.ZodRawShape, O extends z.ZodRawS
     },
     // The SDK's generic callback type cannot follow our generic shape; the input was validated by the SDK.
     (async (args: z.infer<z.ZodObject<I>>, extra: ToolExtra): Promise<CallToolResult> => {
+      // Results and errors reach the model's context: known secrets are scrubbed from both.
       try {
-        const structured = outputSchema.parse(await def.handler(args, extra)) as Record<string, unknown>;
+        const structured = redactJson(outputSchema.parse(await def.handler(args, extra)) as Record<string, unknown>);
         return { structuredContent: structured, content: [{ type: 'text', text: JSON.stringify(structured) }] };
       } catch (error) {
-        if (error instanceof ToolRefusal) return { isError: true, content: [{ type: 'text', text: refusalText(error) }] };
-        if (error instanceof UserFacingError || error instanceof z.ZodError) return { isError: true, content: [{ type: 'text', text: error.message }] };
+        if (error instanceof ToolRefusal) return { isError: true, content: [{ type: 'text', text: redact(refusalText(error)) }] };
+        if (error instanceof UserFacingError || error instanceof z.ZodError) return { isError: true, content: [{ type: 'text', text: redact(error.message) }] };
+        if (error instanceof Error) error.message = redact(error.message);
         throw error;
       }
     }) as never,

@@ -9,6 +9,23 @@ export function mdText(value: unknown, max = 600): string {
   return cut.replace(/[\\`*[\]<>|#~&]/g, (c) => `\\${c}`).replace(/(?<![A-Za-z0-9])_|_(?![A-Za-z0-9])/g, '\\_');
 }
 
+/**
+ * `mdText` for text that starts a line: a leading `=`, `-`, `+` or `1.` would otherwise make a
+ * heading underline, a thematic break or a list item.
+ */
+export function mdLine(value: unknown, max = 600): string {
+  return mdText(value, max).replace(/^[=+-]/, '\\$&').replace(/^(\d+)([.)])/, '$1\\$2');
+}
+
+/** Text that may hold paragraphs and lines: each line inert Markdown, kept apart by a hard break. */
+export function mdParagraphs(value: string): string {
+  return value
+    .split(/\n\s*\n/)
+    .map((paragraph) => paragraph.split('\n').map((line) => mdLine(line, Infinity)).filter(Boolean).join('  \n'))
+    .filter(Boolean)
+    .join('\n\n');
+}
+
 export function mdTable(headers: string[], rows: (string | number | null | undefined)[][]): string {
   const cell = (value: string | number | null | undefined) => (value === null || value === undefined || value === '' ? '–' : String(value));
   return [
@@ -18,7 +35,7 @@ export function mdTable(headers: string[], rows: (string | number | null | undef
   ].join('\n');
 }
 
-export const mdQuote = (text: string): string => text.split('\n').map((line) => `> ${mdText(line, 2000)}`).join('\n');
+export const mdQuote = (text: string): string => text.split('\n').map((line) => `> ${mdLine(line, 2000)}`).join('\n');
 
 export function mdSection(title: string, body: string): string {
   return `## ${title}\n\n${body.trim() || '_none_'}\n`;

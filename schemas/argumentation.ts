@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { Usage } from './common.js';
 
 /** Persisted state of one argumentation deliberation (seed 001). Bump schemaVersion on any breaking change. */
 
@@ -29,10 +30,11 @@ export type ProvenanceTag = z.infer<typeof ProvenanceTag>;
 export const Classification = z.enum(['AGREE', 'SKEPTICAL', 'REJECT', 'ILL-FORMED']);
 export type Classification = z.infer<typeof Classification>;
 
-export const EvidenceType = z.enum(['execution', 'textual', 'n/a']);
+/** deduction: a logical claim that follows from ledger facts (user or verified) cited as premises. */
+export const EvidenceType = z.enum(['execution', 'textual', 'deduction', 'n/a']);
 export type EvidenceType = z.infer<typeof EvidenceType>;
 
-export const ClaimType = z.enum(['empirical', 'value']);
+export const ClaimType = z.enum(['empirical', 'value', 'logical']);
 export type ClaimType = z.infer<typeof ClaimType>;
 
 export const ReplyLabel = z.enum(['EVIDENCE', 'INFERENCE', 'GUESS']);
@@ -108,6 +110,14 @@ export const Point = z.object({
   triage: z.enum(['in-scope', 'out-of-scope', 'anchor-shift']).optional(),
   needsDecisive: z.boolean().optional(),
   clarification: z.string().optional(),
+  /** The consultee's own number for the point in its reply. */
+  number: z.number().int().optional(),
+  /** Earlier points it extends, and challenges it mentions (P1.2, C1). */
+  refs: z.array(z.string()).optional(),
+  /** Quick mode: the consultee's answer to the orchestrator's objection. */
+  defense: z.string().optional(),
+  /** A partial concession accepted: the claim as narrowed by the consultee. */
+  narrowed: z.string().optional(),
 });
 export type Point = z.infer<typeof Point>;
 
@@ -123,6 +133,10 @@ export const Challenge = z.object({
   reminderSent: z.boolean(),
   defense: z.string().optional(),
   defenseIter: z.number().int().optional(),
+  /** The defense conceded part of the claim; narrowedClaim is what it keeps. */
+  partial: z.boolean().optional(),
+  narrowedClaim: z.string().optional(),
+  droppedIter: z.number().int().optional(),
   rebuttal: z.string().optional(),
   clarificationRequested: z.boolean(),
   resolution: z.enum(['accepted', 'rejected', 'blocked', 'tradeoff', 'definitional', 'open-at-end']).optional(),
@@ -143,6 +157,8 @@ export const AgreedItem = z.object({
   claimType: ClaimType,
   evidenceType: EvidenceType,
   evidence: z.string().optional(),
+  /** Logical claims: the user or verified facts they follow from. */
+  premises: z.array(z.string()).optional(),
   reason: z.string(),
   iter: z.number().int(),
 });
@@ -181,8 +197,13 @@ export type SurfacedQuestion = z.infer<typeof SurfacedQuestion>;
 
 export const StressTest = z.object({
   required: z.boolean(),
+  /** The orchestrator said the stakes warrant one (it becomes required once it may run). */
+  warranted: z.boolean().optional(),
   objection: z.string().optional(),
-  severity: z.enum(['fatal', 'unresolved', 'mitigable']).optional(),
+  /** none: the consultee, asked for its strongest objection, had none. */
+  severity: z.enum(['fatal', 'unresolved', 'mitigable', 'none']).optional(),
+  /** Required, but CONSTRUCTIVE ended before it was recorded. */
+  lapsed: z.boolean().optional(),
   response: z.string().optional(),
   iter: z.number().int().optional(),
 });
@@ -191,11 +212,42 @@ export type StressTest = z.infer<typeof StressTest>;
 export const ArbitrationFlag = z.object({ ref: z.string(), flagged: z.boolean(), note: z.string().optional() });
 export const Arbitration = z.object({
   items: z.array(ArbitrationFlag),
+  /** The arbiter's general remarks beyond the per-item lines. */
+  remarks: z.string().optional(),
+  reviewer: z.string().optional(),
   flaggedRatio: z.number(),
   warning: z.boolean(),
   recordedAt: z.string(),
 });
 export type Arbitration = z.infer<typeof Arbitration>;
+
+/** A part of a reply parley could not apply with certainty: the orchestrator confirms or corrects it. */
+export const PendingReading = z.object({
+  /** S<k> section, U<k> question for the user, A<k> answer it could not match, or the point id (mention). */
+  ref: z.string(),
+  kind: z.enum(['section', 'question', 'answer', 'mention']),
+  text: z.string(),
+  title: z.string().optional(),
+  /** mention: the open challenge the point mentions; answer: the id it named. */
+  target: z.string().optional(),
+  resolved: z.enum(['point', 'question', 'defense', 'concession']).optional(),
+});
+export type PendingReading = z.infer<typeof PendingReading>;
+
+export const ReplyReading = z.object({
+  iter: z.number().int(),
+  headline: z.string().optional(),
+  nothingFurther: z.boolean(),
+  pending: z.array(PendingReading),
+});
+export type ReplyReading = z.infer<typeof ReplyReading>;
+
+export const Recommendation = z.object({
+  text: z.string(),
+  confidence: z.enum(['high', 'medium', 'low']),
+  caveats: z.array(z.string()),
+});
+export type Recommendation = z.infer<typeof Recommendation>;
 
 export const Termination = z.object({ reason: TerminationReason, iter: z.number().int(), note: z.string() });
 export type Termination = z.infer<typeof Termination>;
@@ -204,6 +256,7 @@ const ReportEntry = z.object({ ref: z.string(), text: z.string() }).catchall(z.u
 
 export const SynthesisReport = z.object({
   question: z.string(),
+  recommendation: Recommendation.optional(),
   mode: Mode,
   framing: Framing,
   iterations: z.number().int(),
@@ -216,7 +269,9 @@ export const SynthesisReport = z.object({
   surfacedQuestions: z.array(z.string()),
   notEvaluated: z.array(ReportEntry),
   stressTest: StressTest.optional(),
-  arbitration: z.object({ flaggedRatio: z.number(), warning: z.boolean() }).optional(),
+  arbitration: z
+    .object({ flaggedRatio: z.number(), warning: z.boolean(), flags: z.array(ArbitrationFlag).optional(), remarks: z.string().optional() })
+    .optional(),
 });
 export type SynthesisReport = z.infer<typeof SynthesisReport>;
 
@@ -256,6 +311,14 @@ export const DeliberationState = z.object({
   stressTest: StressTest,
   arbitration: Arbitration.optional(),
   consulteeSessionId: z.string().optional(),
+  /** The consultee thread's cumulative token usage after the last reply, so a resumed turn counts only itself. */
+  consulteeCumulativeUsage: Usage.optional(),
+  /** How parley read each reply (headline, parts awaiting the orchestrator's decision). */
+  readings: z.array(ReplyReading).optional(),
+  /** Ledger entries as the consultee last saw them ("F3:verified"), so a prompt sends only changes. */
+  consulteeSeen: z.array(z.string()).optional(),
+  /** The orchestrator's answer, given at synthesis. */
+  recommendation: Recommendation.optional(),
   status: z.enum(['active', 'terminated']),
   termination: Termination.optional(),
   report: z.object({ json: SynthesisReport, markdown: z.string() }).optional(),

@@ -23,6 +23,11 @@ export type Price = z.infer<typeof Price>;
 export const PriceTable = z.record(z.string().min(1), Price);
 export type PriceTable = z.infer<typeof PriceTable>;
 
+/** Path segments that would walk into an object's prototype (and so into every object's). */
+export const FORBIDDEN_KEYS: ReadonlySet<string> = new Set(['__proto__', 'constructor', 'prototype']);
+const reachesPrototype = (path: string) => path.split('.').some((part) => FORBIDDEN_KEYS.has(part));
+const ConfigPath = z.string().min(1).refine((path) => !reachesPrototype(path), 'a config path may not name __proto__, constructor or prototype');
+
 /**
  * One value of a parameter. A plain value is set at the parameter's name, read as a dotted config
  * path (`stop.maxRounds`); `{ label, set }` sets several paths at once under one label. A `null`
@@ -30,11 +35,11 @@ export type PriceTable = z.infer<typeof PriceTable>;
  */
 export const LabelledValue = z.strictObject({
   label: z.string().min(1).optional(),
-  set: z.record(z.string().min(1), z.unknown()),
+  set: z.record(ConfigPath, z.unknown()),
 });
 export type LabelledValue = z.infer<typeof LabelledValue>;
 
-const ParamName = z.string().regex(/^[A-Za-z_][A-Za-z0-9_.-]*$/, 'a parameter name or a dotted config path');
+const ParamName = ConfigPath.regex(/^[A-Za-z_][A-Za-z0-9_.-]*$/, 'a parameter name or a dotted config path');
 
 export const SweepMatrix = z
   .strictObject({

@@ -1,3 +1,5 @@
+import { redact } from './secrets.js';
+
 /**
  * The one brand for errors whose message is written for the caller (what went wrong and what to
  * do), as opposed to bugs: the MCP tools turn these into tool errors and rethrow anything else.
@@ -8,7 +10,8 @@ export class UserFacingError extends Error {
   readonly code?: string;
 
   constructor(message: string, options: { code?: string; cause?: unknown } = {}) {
-    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    // Messages often carry what a provider or a child process said, which may echo a key.
+    super(redact(message), options.cause === undefined ? undefined : { cause: options.cause });
     this.name = new.target.name;
     if (options.code !== undefined) this.code = options.code;
   }

@@ -1,8 +1,8 @@
 /**
  * Runs skill/evals/cases.json against a real, logged-in Claude Code with this repository as a
  * plugin, and grades the first parley tool call of each case (see skill/evals/README.md).
- * Every parley tool is left unapproved, so each call is refused: nothing reaches Codex or starts a
- * run, and the decision is still visible in the transcript.
+ * Every parley tool is left unapproved, so each call is refused: nothing reaches Codex (delib_start
+ * consults at once) or starts a run, and the decision is still visible in the transcript.
  *
  *   node --import tsx scripts/skill-evals.ts [case-id ...]
  */
@@ -19,7 +19,12 @@ interface Expectation {
   protocol?: 'argumentation' | 'dialogic' | 'debate';
   mode?: string;
   framing?: string;
+  /** Strings the `constraints` given to delib_start must contain (hard limits the user stated). */
   constraintsMention?: string[];
+  /** Strings the `material` must contain (what is under review, open to challenge). */
+  materialMention?: string[];
+  /** Strings the `constraints` must not contain: under review, so never an unchallengeable user fact. */
+  constraintsOmit?: string[];
 }
 interface EvalCase {
   id: string;
@@ -59,11 +64,17 @@ export function grade(expectation: Expectation, calls: ToolUse[]): string[] {
   const problems: string[] = [];
   if (expectation.protocol === 'argumentation') {
     if (start.name !== 'delib_start') return [`expected delib_start, got ${start.name}`];
-    const mode = start.input.mode ?? 'standard';
+    // The server's defaults: a start without them gets these.
+    const mode = start.input.mode ?? 'minimal';
+    const framing = start.input.framing ?? 'consultee-proposes';
     if (expectation.mode && mode !== expectation.mode) problems.push(`mode ${String(mode)}, expected ${expectation.mode}`);
-    if (expectation.framing && start.input.framing !== expectation.framing) problems.push(`framing ${String(start.input.framing)}, expected ${expectation.framing}`);
-    const constraints = JSON.stringify(start.input.constraints ?? []);
-    for (const needle of expectation.constraintsMention ?? []) if (!constraints.includes(needle)) problems.push(`constraints lack "${needle}"`);
+    if (expectation.framing && framing !== expectation.framing) problems.push(`framing ${String(framing)}, expected ${expectation.framing}`);
+    const constraints = JSON.stringify(start.input.constraints ?? []).toLowerCase();
+    const material = (typeof start.input.material === 'string' ? start.input.material : '').toLowerCase();
+    const has = (text: string, needle: string) => text.includes(needle.toLowerCase());
+    for (const needle of expectation.constraintsMention ?? []) if (!has(constraints, needle)) problems.push(`constraints lack "${needle}"`);
+    for (const needle of expectation.materialMention ?? []) if (!has(material, needle)) problems.push(`material lacks "${needle}"`);
+    for (const needle of expectation.constraintsOmit ?? []) if (has(constraints, needle)) problems.push(`constraints hold "${needle}", which is under review (material)`);
   } else {
     if (start.name !== 'run_start') return [`expected run_start, got ${start.name}`];
     if (start.input.protocol !== expectation.protocol) problems.push(`protocol ${String(start.input.protocol)}, expected ${expectation.protocol}`);

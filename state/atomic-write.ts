@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { basename, dirname, join } from 'node:path';
 import { nodeFs, type FsSeam } from './fs-seam.js';
 import { errnoCode } from './store-error.js';
+import { redact } from '../schemas/secrets.js';
 
 /** Temp files are hidden, carry the writer's pid (so leftovers of dead writers can be swept) and end in `.tmp`. */
 export function tempPathFor(path: string, pid = process.pid): string {
@@ -20,18 +21,23 @@ export async function writeFileAtomic(fs: FsSeam, path: string, data: string): P
   await syncDirectory(fs, dirname(path));
 }
 
-/** The first half of writeFileAtomic: after it resolves the new content is in place but the rename may not be durable yet. */
-export async function replaceFile(fs: FsSeam, path: string, data: string): Promise<void> {
+/**
+ * The first half of writeFileAtomic: after it resolves the new content is in place but the rename may
+ * not be durable yet. Known secrets are scrubbed here, so no state or run file ever holds one.
+ * `beforeRename` runs once the data is on disk, last before the rename (the store's lock check).
+ */
+export async function replaceFile(fs: FsSeam, path: string, data: string, beforeRename?: () => Promise<void>): Promise<void> {
   const temp = tempPathFor(path);
   let renamed = false;
   try {
     const handle = await fs.open(temp, 'wx');
     try {
-      await handle.writeFile(data);
+      await handle.writeFile(redact(data));
       await handle.datasync();
     } finally {
       await handle.close();
     }
+    await beforeRename?.();
     await fs.rename(temp, path);
     renamed = true;
   } finally {

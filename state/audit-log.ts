@@ -1,5 +1,6 @@
-import { open, readFile, mkdir } from 'node:fs/promises';
+import { open, readFile, mkdir, type FileHandle } from 'node:fs/promises';
 import { dirname } from 'node:path';
+import { redact } from '../schemas/secrets.js';
 
 /** One line of an audit log: what happened, when, and its data. */
 export interface AuditRecord {
@@ -12,7 +13,7 @@ export interface AuditLog {
   readonly path: string;
   /** Appends one JSON line; resolves once it is fsynced. */
   append(record: Omit<AuditRecord, 'at'> & { at?: string }): Promise<AuditRecord>;
-  /** Every complete record; a torn last line (a crash mid-append) is ignored, never fatal. */
+  /** Every record; a line that is not JSON (a crash mid-append) becomes an AUDIT_WARNING record, never an error. */
   readAll(): Promise<AuditRecord[]>;
 }
 
@@ -36,10 +37,13 @@ export function openAuditLog(path: string): AuditLog {
       const batch = pending;
       pending = [];
       try {
-        await mkdir(dirname(path), { recursive: true });
-        const handle = await open(path, 'a');
+        await mkdir(dirname(path), { recursive: true, mode: 0o700 });
+        // Private from the first byte: audit lines carry prompts and replies.
+        const handle = await open(path, 'a+', 0o600);
         try {
-          await handle.writeFile(batch.map((entry) => entry.line).join(''), 'utf8');
+          // After a crash cut the last line short, start on a new line: the torn line stays one bad line.
+          const lead = (await endsMidLine(handle)) ? '\n' : '';
+          await handle.writeFile(lead + batch.map((entry) => entry.line).join(''), 'utf8');
           await handle.sync();
         } finally {
           await handle.close();
@@ -57,7 +61,7 @@ export function openAuditLog(path: string): AuditLog {
     path,
     append(record) {
       const full = { ...record, at: record.at ?? new Date().toISOString() } as AuditRecord;
-      const line = JSON.stringify(full) + '\n';
+      const line = redact(JSON.stringify(full)) + '\n';
       const appended = new Promise<AuditRecord>((resolve, reject) => {
         pending.push({ line, done: () => resolve(full), fail: reject });
       });
@@ -78,17 +82,53 @@ export function openAuditLog(path: string): AuditLog {
   };
 }
 
+async function endsMidLine(handle: FileHandle): Promise<boolean> {
+  const { size } = await handle.stat();
+  if (size === 0) return false;
+  const last = Buffer.alloc(1);
+  await handle.read(last, 0, 1, size - 1);
+  return last[0] !== 0x0a;
+}
+
+/** The type of the record that stands in for a line that is not JSON. */
+export const AUDIT_WARNING = 'audit-warning';
+
+/**
+ * Parses JSON lines. A line that is not JSON (a write cut short by a crash) becomes an AUDIT_WARNING
+ * record and the rest is kept. Before appends started on a new line after a tear, the next record
+ * was glued to the torn one: it is recovered from the end of the line.
+ */
 export function parseAuditLines(text: string): AuditRecord[] {
   const records: AuditRecord[] = [];
-  const lines = text.split('\n');
-  lines.forEach((line, index) => {
+  text.split('\n').forEach((line, index) => {
     if (line.trim() === '') return;
-    try {
-      records.push(JSON.parse(line) as AuditRecord);
-    } catch (error) {
-      const isLast = lines.slice(index + 1).every((rest) => rest.trim() === '');
-      if (!isLast) throw new Error(`audit log line ${index + 1} is not JSON: ${(error as Error).message}`);
+    const record = parseRecord(line);
+    if (record) {
+      records.push(record);
+      return;
     }
+    const at = records.at(-1)?.at ?? '';
+    records.push({ type: AUDIT_WARNING, at, line: index + 1, warning: `audit log line ${index + 1} is not JSON (a write cut short?): skipped` });
+    const glued = gluedRecord(line);
+    if (glued) records.push(glued);
   });
   return records;
+}
+
+function parseRecord(text: string): AuditRecord | undefined {
+  try {
+    const value: unknown = JSON.parse(text);
+    return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as AuditRecord) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** A whole record at the end of a broken line, starting at a `{"type":` after the torn part. */
+function gluedRecord(line: string): AuditRecord | undefined {
+  for (let start = line.indexOf('{"type":', 1); start > 0; start = line.indexOf('{"type":', start + 1)) {
+    const record = parseRecord(line.slice(start));
+    if (record) return record;
+  }
+  return undefined;
 }

@@ -1,9 +1,10 @@
-import { dirname, join } from 'node:path';
+import { dirname } from 'node:path';
 import { openAuditLog } from './audit-log.js';
-import { TEMP_FILE_PATTERN, replaceFile, syncDirectory } from './atomic-write.js';
+import { replaceFile, syncDirectory } from './atomic-write.js';
 import { decodeDocument, encodeEnvelope, parseEnvelope, type Envelope } from './envelope.js';
 import { withFileLock, type HeldLock } from './file-lock.js';
 import { nodeFs } from './fs-seam.js';
+import { sweepLeftovers } from './leftovers.js';
 import { auditLogPathFor, idFromStateFileName, stateFilePathFor } from './locations.js';
 import { StoreError, errnoCode } from './store-error.js';
 import type { AuditEntry, DocumentStore, DocumentStoreOptions, ListedDocument } from './store-types.js';
@@ -16,6 +17,8 @@ export type * from './store-types.js';
 export { auditLogPathFor, deliberationStoreLocation, validateDocumentId, type StoreLayout, type StoreLocation } from './locations.js';
 
 const DEFAULT_LOCK_STALE_MS = 10_000;
+/** A document's folder is swept for leftovers of killed writers at most this often per process. */
+const SWEEP_INTERVAL_MS = 1_000;
 
 export function createDocumentStore<T>(options: DocumentStoreOptions<T>): DocumentStore<T> {
   if (!Number.isInteger(options.currentVersion) || options.currentVersion < 0) {
@@ -29,6 +32,7 @@ export function createDocumentStore<T>(options: DocumentStoreOptions<T>): Docume
   const staleMs = options.lockStaleMs ?? DEFAULT_LOCK_STALE_MS;
   const lockOptions = { fs, staleMs, timeoutMs: options.lockTimeoutMs ?? staleMs + 5_000 };
   let dirReady: Promise<void> | undefined;
+  const lastSwept = new Map<string, number>();
 
   const pathFor = (id: string) => stateFilePathFor(dir, id, filePrefix);
   const auditLogPath = (id: string) => auditLogPathFor(dir, id, filePrefix);
@@ -45,8 +49,16 @@ export function createDocumentStore<T>(options: DocumentStoreOptions<T>): Docume
     return dirReady;
   };
 
-  async function locked<X>(path: string, fn: (lock: HeldLock) => Promise<X>): Promise<X> {
+  async function locked<X>(path: string, work: (lock: HeldLock) => Promise<X>): Promise<X> {
     await ensureDir();
+    const fn = async (lock: HeldLock) => {
+      const swept = lastSwept.get(path);
+      if (swept === undefined || performance.now() - swept > SWEEP_INTERVAL_MS) {
+        lastSwept.set(path, performance.now());
+        await sweepLeftovers(fs, path, staleMs);
+      }
+      return work(lock);
+    };
     try {
       return await withFileLock(`${path}.lock`, lockOptions, fn);
     } catch (error) {
@@ -63,16 +75,33 @@ export function createDocumentStore<T>(options: DocumentStoreOptions<T>): Docume
       return await fs.readFile(path);
     } catch (error) {
       if (errnoCode(error) === 'ENOENT') return undefined;
+      if (errnoCode(error) === 'EISDIR') {
+        throw new StoreError('corrupt', `${path} is a folder, not a file: move or rename it to use this document id`, { path, cause: error });
+      }
       throw ioError(`cannot read ${path}`, path, error);
     }
   }
 
-  /** Decodes a state file; an unreadable one is moved aside (never reset) and reported. Call under the lock. */
+  const decode = (text: string) => decodeDocument(text, { schema: options.schema, currentVersion: options.currentVersion, migrations });
+
+  function notFound(id: string, path: string): StoreError {
+    return new StoreError('not-found', `no document ${JSON.stringify(id)} (${path})`, { path });
+  }
+
+  function newerVersion(path: string, reason: string): StoreError {
+    return new StoreError('future-version', `state file ${path} was written by a newer parley: ${reason}. It was left as it is.`, { path });
+  }
+
+  /**
+   * Decodes a state file for a change, under the lock. A corrupt one is moved aside (never reset) and
+   * reported; one from a newer parley is refused and left alone, so the newer parley still finds it.
+   */
   async function load(id: string, path: string) {
     const text = await readText(path);
-    if (text === undefined) throw new StoreError('not-found', `no document ${JSON.stringify(id)} (${path})`, { path });
-    const decoded = decodeDocument(text, { schema: options.schema, currentVersion: options.currentVersion, migrations });
+    if (text === undefined) throw notFound(id, path);
+    const decoded = decode(text);
     if (decoded.ok) return decoded;
+    if (decoded.kind === 'future-version') throw newerVersion(path, decoded.reason);
     const movedTo = `${path}.${decoded.kind}-${now().toISOString().replace(/[:.]/g, '')}`;
     try {
       await fs.rename(path, movedTo);
@@ -80,10 +109,9 @@ export function createDocumentStore<T>(options: DocumentStoreOptions<T>): Docume
     } catch (error) {
       throw ioError(`state file ${path} is unreadable (${decoded.reason}) and could not be moved aside`, path, error);
     }
-    const what = decoded.kind === 'future-version' ? 'was written by a newer parley' : 'is corrupt';
     throw new StoreError(
       decoded.kind,
-      `state file ${path} ${what}: ${decoded.reason}. It was moved to ${movedTo}; nothing was reset. ` +
+      `state file ${path} is corrupt: ${decoded.reason}. It was moved to ${movedTo}; nothing was reset. ` +
         'Repair it and move it back, or start a new document.',
       { path, movedTo },
     );
@@ -92,9 +120,9 @@ export function createDocumentStore<T>(options: DocumentStoreOptions<T>): Docume
   /** `alongside` (the audit line) runs with the folder sync: two independent fsyncs in flight at once. */
   async function commit(path: string, lock: HeldLock, envelope: Envelope, alongside: () => Promise<void> = async () => undefined): Promise<void> {
     const data = encodeEnvelope(envelope);
-    await lock.verify();
     try {
-      await replaceFile(fs, path, data);
+      // The lock is checked once the data is on disk, so only the rename itself follows the check.
+      await replaceFile(fs, path, data, () => lock.verify());
     } catch (error) {
       const before = envelope.revision > 1 ? `revision ${envelope.revision - 1} is intact` : 'nothing was created';
       throw ioError(`could not write ${path} (${before})`, path, error);
@@ -127,17 +155,6 @@ export function createDocumentStore<T>(options: DocumentStoreOptions<T>): Docume
     }
   }
 
-  /** Temp files of writers killed mid-write; a live writer keeps one for milliseconds, so age alone is safe. */
-  async function sweepAbandonedTemps(names: string[]) {
-    for (const name of names) {
-      const base = TEMP_FILE_PATTERN.exec(name)?.[1];
-      if (base === undefined || idFromStateFileName(base, filePrefix) === undefined) continue;
-      const path = join(dir, name);
-      const mtime = await fs.mtimeMs(path).catch(() => undefined);
-      if (mtime !== undefined && Date.now() - mtime > staleMs) await fs.unlink(path).catch(() => undefined);
-    }
-  }
-
   return {
     dir,
     pathFor,
@@ -157,18 +174,20 @@ export function createDocumentStore<T>(options: DocumentStoreOptions<T>): Docume
       });
     },
 
+    /** A read never moves, renames or deletes anything: it reports what it found. */
     async read(id) {
       const path = pathFor(id);
       const text = await readText(path);
-      if (text !== undefined) {
-        const decoded = decodeDocument(text, { schema: options.schema, currentVersion: options.currentVersion, migrations });
-        if (decoded.ok) return { value: decoded.value, revision: decoded.envelope.revision, path };
-      }
-      // Missing or unreadable: decide (and move aside) under the lock, against the latest content.
-      return locked(path, async () => {
-        const decoded = await load(id, path);
-        return { value: decoded.value, revision: decoded.envelope.revision, path };
-      });
+      if (text === undefined) throw notFound(id, path);
+      const decoded = decode(text);
+      if (decoded.ok) return { value: decoded.value, revision: decoded.envelope.revision, path };
+      if (decoded.kind === 'future-version') throw newerVersion(path, decoded.reason);
+      throw new StoreError(
+        'corrupt',
+        `state file ${path} is corrupt: ${decoded.reason}. It was left as it is; the next change to this document moves it aside ` +
+          '(nothing is reset). Repair it, or start a new document.',
+        { path },
+      );
     },
 
     async update(id, apply, updateOptions = {}) {
@@ -212,11 +231,16 @@ export function createDocumentStore<T>(options: DocumentStoreOptions<T>): Docume
         throw ioError(`cannot list ${dir}`, dir, error);
       }
       const listed: ListedDocument[] = [];
-      await sweepAbandonedTemps(names);
       for (const name of names) {
         const id = idFromStateFileName(name, filePrefix);
         if (id === undefined) continue;
-        const text = await readText(pathFor(id));
+        let text: string | undefined;
+        try {
+          text = await readText(pathFor(id));
+        } catch (error) {
+          listed.push({ id, revision: 0, problem: error instanceof StoreError && error.kind === 'corrupt' ? `not a file: ${name} is a folder` : `unreadable: ${(error as Error).message}` });
+          continue;
+        }
         if (text === undefined) continue;
         const parsed = parseEnvelope(text);
         if (!parsed.ok) {

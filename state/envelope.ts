@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { parseJsonText } from './json-text.js';
 
 /**
  * Every state file is one JSON object, written whole by an atomic rename:
@@ -38,10 +39,9 @@ export type Decoded<T> =
 export function parseEnvelope(text: string): { ok: true; envelope: Envelope } | { ok: false; reason: string } {
   let json: unknown;
   try {
-    json = JSON.parse(text);
+    json = parseJsonText(text, 'the file');
   } catch (error) {
-    const empty = text.trim() === '' ? ' (the file is empty)' : '';
-    return { ok: false, reason: `not valid JSON${empty}: ${(error as Error).message}` };
+    return { ok: false, reason: (error as Error).message };
   }
   const parsed = Envelope.safeParse(json);
   if (!parsed.success) return { ok: false, reason: `not a parley state envelope: ${z.prettifyError(parsed.error)}` };

@@ -23,6 +23,8 @@ export interface FsSeam {
   /** Hard link; fails with EEXIST when `to` exists (used to put back a lock without overwriting). */
   link(from: string, to: string): Promise<void>;
   unlink(path: string): Promise<void>;
+  /** Removes an empty folder; fails with ENOTEMPTY (or EEXIST) otherwise, which the lock relies on. */
+  rmdir(path: string): Promise<void>;
   mkdir(path: string): Promise<void>;
   readdir(path: string): Promise<string[]>;
   mtimeMs(path: string): Promise<number>;
@@ -35,6 +37,7 @@ export const nodeFs: FsSeam = {
   rename: (from, to) => fsp.rename(from, to),
   link: (from, to) => fsp.link(from, to),
   unlink: (path) => fsp.unlink(path),
+  rmdir: (path) => fsp.rmdir(path),
   mkdir: async (path) => {
     await fsp.mkdir(path, { recursive: true, mode: 0o700 });
   },

@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import type { Usage } from '../schemas/common.js';
 import { UserFacingError } from '../schemas/user-facing-error.js';
+import { redact } from '../schemas/secrets.js';
 
 /**
  * One interface for every model role (consultee, arbiter, dialogic model, debater, judge).
@@ -58,11 +59,14 @@ export type BackendErrorKind =
   | 'bad-spec';
 
 export class BackendError extends UserFacingError {
+  readonly detail: { stderrTail?: string; exitCode?: number; status?: number };
+
   constructor(
     readonly kind: BackendErrorKind,
     message: string,
-    readonly detail: { stderrTail?: string; exitCode?: number; status?: number } = {},
+    detail: { stderrTail?: string; exitCode?: number; status?: number } = {},
   ) {
     super(message, { code: kind });
+    this.detail = detail.stderrTail === undefined ? detail : { ...detail, stderrTail: redact(detail.stderrTail) };
   }
 }

@@ -1,3 +1,5 @@
+import { redactWith, secretValuesOf } from '../schemas/secrets.js';
+
 /**
  * The env a model CLI child gets: a fixed allow-list taken from the caller's env, never the whole
  * process env, so unrelated secrets in the parent never reach the child.
@@ -41,13 +43,11 @@ export function passthroughEnv(source: NodeJS.ProcessEnv, prefixes: readonly str
 
 /** Values of secret-looking variables, to scrub from anything we surface (errors, stderr tails). */
 export function secretValues(env: NodeJS.ProcessEnv): string[] {
-  return Object.entries(env)
-    .filter(([name, value]) => value && value.length >= 6 && /KEY|TOKEN|SECRET|PASSWORD|AUTH/i.test(name))
-    .map(([, value]) => value as string);
+  return secretValuesOf(env);
 }
 
 export function scrub(text: string, secrets: readonly string[]): string {
-  return secrets.reduce((out, secret) => out.split(secret).join('[redacted]'), text);
+  return redactWith(text, secrets);
 }
 
 /** The last `max` characters of a child's stderr, for error messages. */

@@ -3,6 +3,7 @@ import type { Backend } from './backend.js';
 import { createClaudeBackend } from './claude-cli.js';
 import { createOpenAiChatBackend } from './openai-chat.js';
 import { parseModelSpec } from './parse-spec.js';
+import { rememberSecret, rememberSecretsOf } from '../schemas/secrets.js';
 
 export { parseModelSpec, type ModelSpec } from './parse-spec.js';
 
@@ -25,6 +26,8 @@ export interface BackendOptions {
 /** One backend for any role, from one spec string. */
 export function createBackend(spec: string, options: BackendOptions = {}): Backend {
   const parsed = parseModelSpec(spec);
+  if (options.env) rememberSecretsOf(options.env);
+  rememberSecret(options.apiKey);
   if (parsed.provider === 'codex') {
     return createCodexBackend(parsed.model ? `codex:${parsed.model}` : 'codex', {
       ...(options.binPath !== undefined && { codexPath: options.binPath }),

@@ -9,6 +9,7 @@ import { type Usage, zeroUsage } from '../schemas/common.js';
 import { type Backend, BackendError, type Conversation, type ModelReply, type SendOptions } from './backend.js';
 import { jsonSchemaOf } from './json-schema.js';
 import { type ProviderPreset, presetFor } from './presets.js';
+import { scopedKey } from './key-scope.js';
 
 export interface OpenAiChatOptions {
   env?: NodeJS.ProcessEnv;
@@ -35,7 +36,7 @@ export function createOpenAiChatBackend(
   const env = options.env ?? process.env;
   const baseUrl = options.baseUrl ?? parsed.baseUrl ?? preset.baseUrl;
   if (!baseUrl) throw new BackendError('bad-spec', `Model spec "${spec}" needs a base URL.`);
-  const apiKey = options.apiKey ?? (preset.keyEnv ? env[preset.keyEnv] : undefined);
+  const { apiKey, withheld } = scopedKey(preset, options.baseUrl === undefined && parsed.baseUrl !== undefined ? { specUrl: parsed.baseUrl } : {}, env, options.apiKey);
   if (!apiKey && preset.keyRequired) {
     throw new BackendError('bad-spec', `Model spec "${spec}" needs an API key: set ${preset.keyEnv} in the environment.`);
   }
@@ -65,7 +66,7 @@ export function createOpenAiChatBackend(
         if (text.trim().length === 0) throw new BackendError('empty-answer', `${where} returned an empty answer.`);
         return { text, usage, model: model || parsed.model, latencyMs: Math.round(performance.now() - started) };
       } catch (error) {
-        throw mapError(error, deadline, where, timeoutMs, redact);
+        throw mapError(error, deadline, where, timeoutMs, redact, withheld);
       } finally {
         deadline.dispose();
       }
@@ -179,7 +180,7 @@ class Deadline {
   }
 }
 
-function mapError(error: unknown, deadline: Deadline, where: string, timeoutMs: number, redact: (text: string) => string): BackendError {
+function mapError(error: unknown, deadline: Deadline, where: string, timeoutMs: number, redact: (text: string) => string, withheld?: string): BackendError {
   if (error instanceof BackendError) return error;
   if (deadline.reason === 'canceled') return new BackendError('canceled', `The call to ${where} was canceled.`);
   if (deadline.reason === 'timeout' || error instanceof APIConnectionTimeoutError) {
@@ -193,7 +194,7 @@ function mapError(error: unknown, deadline: Deadline, where: string, timeoutMs: 
     const status = error.status ?? 0;
     const detail = redact(error.message);
     if (status === 429) return new BackendError('rate-limited', `${where} is rate limiting (HTTP 429) and retries ran out: ${detail}`, { status });
-    const hint = status === 401 || status === 403 ? ' Check the API key.' : status === 404 ? ' Check the model name and base URL.' : '';
+    const hint = status === 401 || status === 403 ? (withheld ? ` No key was sent: ${withheld}.` : ' Check the API key.') : status === 404 ? ' Check the model name and base URL.' : '';
     return new BackendError('http', `${where} answered HTTP ${status}: ${detail}.${hint}`, { status });
   }
   return new BackendError('http', redact(`Calling ${where} failed: ${error instanceof Error ? error.message : String(error)}`));

@@ -12,7 +12,8 @@
  * | openai-compatible | the URL in `openai-compatible:<url>#<model>` | PARLEY_API_KEY (opt.) | yes    | yes  |
  *
  * `json_schema: no` means structured replies are asked for in the prompt and the JSON is taken
- * from the text (Anthropic's compatibility layer ignores `response_format`).
+ * from the text (Anthropic's compatibility layer ignores `response_format`). PARLEY_API_KEY goes
+ * only to the URLs listed in PARLEY_API_BASE_URL (key-scope.ts): a spec's URL may come from a tool argument.
  */
 export interface ProviderPreset {
   provider: string;

@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { analyzeDebate, exportGraph, measuresToCsv, runDebateToFile } from '../../protocols/debate/index.js';
 import type { DebateConfigInput } from '../../schemas/debate.js';
-import { progressDisplay, reportFailure } from './shared.js';
+import { progressDisplay, reportFailure, runInterruptible } from './shared.js';
 
 const FORMATS = ['json', 'csv', 'dot', 'mermaid', 'table'] as const;
 type Format = (typeof FORMATS)[number];
@@ -28,7 +28,7 @@ export function registerDebateCommand(program: Command): void {
     .option('--out <file>', 'where the transcript JSON goes', 'debate.json')
     .option('--dir <folder>', 'run folder for the audit log (default: <out>.run)')
     .action(async (question: string | undefined, options: RunOptions) => {
-      await reportFailure('debate', () => runCommand(question, options));
+      await runInterruptible('debate', (signal) => runCommand(question, options, signal));
     });
 
   debate
@@ -92,17 +92,14 @@ async function buildConfig(question: string | undefined, options: RunOptions): P
   };
 }
 
-async function runCommand(question: string | undefined, options: RunOptions): Promise<void> {
+async function runCommand(question: string | undefined, options: RunOptions, signal: AbortSignal): Promise<void> {
   const config = await buildConfig(question, options);
-  const controller = new AbortController();
-  const onSignal = () => controller.abort(new Error('interrupted: run the same command again to resume'));
-  process.once('SIGINT', onSignal);
   const display = progressDisplay(process.stderr);
   try {
     const transcript = await runDebateToFile(config, {
       outPath: options.out,
       ...(options.dir !== undefined && { dir: options.dir }),
-      signal: controller.signal,
+      signal,
       onProgress: display.update,
     });
     display.end();
@@ -113,7 +110,6 @@ async function runCommand(question: string | undefined, options: RunOptions): Pr
     );
   } finally {
     display.end();
-    process.off('SIGINT', onSignal);
   }
 }
 

@@ -3,7 +3,7 @@ import { basename, dirname, extname, join, resolve } from 'node:path';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { analyzeDialogic, exportDictionaryTerms, runDialogicToFile } from '../../protocols/dialogic/index.js';
 import { PersonaAssignment, SeedLevel } from '../../schemas/dialogic.js';
-import { progressDisplay, reportFailure } from './shared.js';
+import { progressDisplay, reportFailure, runInterruptible } from './shared.js';
 
 /** `parley dialogic ...`: run the protocol, `analyze` a run file, `export` its agreed terms. */
 export function registerDialogicCommand(program: Command): void {
@@ -21,7 +21,7 @@ export function registerDialogicCommand(program: Command): void {
     .option('--out <file>', 'where the run JSON goes', 'dialogic-run.json')
     .option('--dir <folder>', 'run folder for the audit log and baseline (default: <out>.run beside the output)')
     .action(async (options: RunOptions) => {
-      await reportFailure('dialogic', () => runCommand(options));
+      await runInterruptible('dialogic', (signal) => runCommand(options, signal));
     });
 
   dialogic
@@ -65,11 +65,8 @@ interface RunOptions {
   dir?: string;
 }
 
-async function runCommand(options: RunOptions): Promise<void> {
+async function runCommand(options: RunOptions, signal: AbortSignal): Promise<void> {
   if (!options.modelA || !options.modelB) throw new Error('give both --model-a <spec> and --model-b <spec>');
-  const controller = new AbortController();
-  const onSignal = () => controller.abort(new Error('interrupted: run the same command again to resume'));
-  process.once('SIGINT', onSignal);
   const display = progressDisplay(process.stderr);
   try {
     const output = await runDialogicToFile(
@@ -83,7 +80,7 @@ async function runCommand(options: RunOptions): Promise<void> {
         anonymise: options.anonymise,
         maxCycles: options.maxCycles,
       },
-      { outPath: options.out, ...(options.dir !== undefined && { dir: options.dir }), signal: controller.signal, onProgress: display.update },
+      { outPath: options.out, ...(options.dir !== undefined && { dir: options.dir }), signal, onProgress: display.update },
     );
     display.end();
     const { run } = output;
@@ -98,7 +95,6 @@ async function runCommand(options: RunOptions): Promise<void> {
     );
   } finally {
     display.end();
-    process.off('SIGINT', onSignal);
   }
 }
 

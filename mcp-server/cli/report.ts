@@ -1,6 +1,10 @@
-import { writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import type { Command } from 'commander';
-import { compareHtml, compareMarkdown, loadReportSource, reportHtml, reportMarkdown } from '../../protocols/report/index.js';
+import { redact } from '../../schemas/secrets.js';
+import { compareHtml, compareMarkdown, loadReportSource, reportHtml, reportMarkdown, type ReportSource } from '../../protocols/report/index.js';
+import { AUDIT_WARNING } from '../../state/audit-log.js';
+import { parseEnvelope } from '../../state/envelope.js';
+import { DELIBERATION_SCHEMA_VERSION } from '../deliberations.js';
 
 interface ReportOptions {
   html?: string;
@@ -21,7 +25,7 @@ export function registerReportCommand(program: Command): void {
       try {
         await writeReports(files, options);
       } catch (error) {
-        console.error(`parley report: ${error instanceof Error ? error.message : String(error)}`);
+        console.error(redact(`parley report: ${error instanceof Error ? error.message : String(error)}`));
         process.exitCode = 1;
       }
     });
@@ -31,15 +35,16 @@ export async function writeReports(files: string[], options: ReportOptions): Pro
   if (files.length > 1 && !options.compare) throw new Error(`${files.length} files given: add --compare to put them side by side, or give one file`);
   const sources = await Promise.all(
     files.map((file) =>
-      loadReportSource(file).catch((error: unknown) => {
+      load(file).catch((error: unknown) => {
         throw new Error(`${file}: ${error instanceof Error ? error.message : String(error)}`);
       }),
     ),
   );
   const [first] = sources;
   if (!first) throw new Error('give a run or state file');
-  const html = () => (options.compare ? compareHtml(sources) : reportHtml(first));
-  const markdown = () => (options.compare ? compareMarkdown(sources) : reportMarkdown(first));
+  // Reports quote replies and errors verbatim: known secrets are scrubbed from what is written.
+  const html = async () => redact(await (options.compare ? compareHtml(sources) : reportHtml(first)));
+  const markdown = () => redact(options.compare ? compareMarkdown(sources) : reportMarkdown(first));
   if (options.html) {
     await writeFile(options.html, await html());
     console.error(`wrote ${options.html}`);
@@ -49,4 +54,19 @@ export async function writeReports(files: string[], options: ReportOptions): Pro
     console.error(`wrote ${options.md}`);
   }
   if (!options.html && !options.md) process.stdout.write(markdown());
+}
+
+/** A state file from a newer parley is refused (its meaning may have changed); a damaged audit line is a warning. */
+async function load(file: string): Promise<ReportSource> {
+  const envelope = parseEnvelope(await readFile(file, 'utf8'));
+  if (envelope.ok && envelope.envelope.schemaVersion > DELIBERATION_SCHEMA_VERSION) {
+    throw new Error(
+      `written by a newer parley (schemaVersion ${envelope.envelope.schemaVersion}; this one reads up to ${DELIBERATION_SCHEMA_VERSION}): upgrade parley to report on it`,
+    );
+  }
+  const source = await loadReportSource(file);
+  if (source.kind === 'argumentation') {
+    for (const record of source.audit) if (record.type === AUDIT_WARNING) console.error(`parley report: warning: ${file}: ${String(record.warning)}`);
+  }
+  return source;
 }

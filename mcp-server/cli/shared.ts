@@ -1,3 +1,4 @@
+import { redact } from '../../schemas/secrets.js';
 import type { RunProgress } from '../../protocols/run-protocol.js';
 
 /** One rewritten line on a terminal, plain lines otherwise; always on stderr. */
@@ -26,7 +27,40 @@ export async function reportFailure(command: string, work: () => Promise<void>):
   try {
     await work();
   } catch (error) {
-    console.error(`parley ${command}: ${error instanceof Error ? error.message : String(error)}`);
+    console.error(redact(`parley ${command}: ${error instanceof Error ? error.message : String(error)}`));
     process.exitCode = 1;
   }
+}
+
+const STOP_SIGNALS = { SIGHUP: 1, SIGINT: 2, SIGTERM: 15 } as const;
+/** A run that has not stopped this long after the first signal is ended at once. */
+const FORCE_EXIT_MS = 10_000;
+
+/**
+ * The one place where protocol commands handle SIGINT, SIGTERM and SIGHUP (Ctrl-C, `timeout`, Slurm
+ * pre-emption, a closed terminal). The first signal aborts the run's signal: model calls and codex
+ * processes are stopped, the audit log keeps what was done, and the command exits with 128+n. A
+ * second signal, or a run still going after FORCE_EXIT_MS, exits at once; codex process groups are
+ * killed on exit, and each codex watchdog ends whatever is left.
+ */
+export async function runInterruptible(command: string, work: (signal: AbortSignal) => Promise<void>): Promise<void> {
+  const controller = new AbortController();
+  let received: keyof typeof STOP_SIGNALS | undefined;
+  let force: NodeJS.Timeout | undefined;
+  const onSignal = (signal: keyof typeof STOP_SIGNALS) => {
+    if (received) process.exit(128 + STOP_SIGNALS[signal]);
+    received = signal;
+    controller.abort(new Error(`interrupted by ${signal}: run the same command again to resume`));
+    force = setTimeout(() => process.exit(128 + STOP_SIGNALS[signal]), FORCE_EXIT_MS);
+    force.unref();
+  };
+  const signals = Object.keys(STOP_SIGNALS) as (keyof typeof STOP_SIGNALS)[];
+  for (const signal of signals) process.on(signal, onSignal);
+  try {
+    await reportFailure(command, () => work(controller.signal));
+  } finally {
+    clearTimeout(force);
+    for (const signal of signals) process.off(signal, onSignal);
+  }
+  if (received) process.exitCode = 128 + STOP_SIGNALS[received];
 }

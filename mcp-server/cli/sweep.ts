@@ -12,7 +12,7 @@ import {
   type Shard,
 } from '../../protocols/sweep/index.js';
 import { PriceTable } from '../../schemas/sweep.js';
-import { reportFailure } from './shared.js';
+import { reportFailure, runInterruptible } from './shared.js';
 
 interface RunOptions {
   out?: string;
@@ -41,7 +41,7 @@ export function registerSweepCommand(program: Command): void {
     .option('--prices <file>', 'a price table (YAML or JSON, USD per million tokens) over the defaults and the sweep file')
     .addOption(new Option('--progress <mode>', 'progress display').choices(['auto', 'tty', 'plain']).default('auto'))
     .action(async (matrixPath: string | undefined, options: RunOptions) => {
-      await reportFailure('sweep', () => runCommand(matrixPath, options));
+      await runInterruptible('sweep', (signal) => runCommand(matrixPath, options, signal));
     });
 
   sweep
@@ -77,41 +77,31 @@ export function registerSweepCommand(program: Command): void {
     });
 }
 
-async function runCommand(matrixPath: string | undefined, options: RunOptions): Promise<void> {
+async function runCommand(matrixPath: string | undefined, options: RunOptions, signal: AbortSignal): Promise<void> {
   if (!matrixPath) throw new Error('name the sweep file: parley sweep matrix.yaml --out dir/');
   if (!options.out) throw new Error('give the sweep folder: --out dir/');
   const matrix = await loadSweepMatrix(matrixPath);
   const prices = options.prices ? PriceTable.parse(parseYaml(await readFile(options.prices, 'utf8'))) : undefined;
   const progress = createSweepProgress(process.stderr, options.progress === 'auto' ? process.stderr.isTTY === true : options.progress === 'tty');
-  const controller = new AbortController();
-  const onSignal = () => controller.abort(new Error('sweep interrupted'));
-  process.once('SIGINT', onSignal);
-  process.once('SIGTERM', onSignal);
-  try {
-    const report = await runSweep(matrix, {
-      outDir: options.out,
-      concurrency: options.concurrency,
-      ...(options.shard && { shard: options.shard }),
-      ...(prices && { prices }),
-      perBackend: options.perBackend,
-      signal: controller.signal,
-      onEvent: progress.onEvent,
-    });
-    progress.finish();
-    const { totals } = report;
-    const cost = totals.costUsd === null ? 'cost unknown (a backend has no price)' : `$${totals.costUsd.toFixed(4)}`;
-    process.stdout.write(
-      `sweep ${report.dir}: ran ${report.ran.length}, already finished ${report.skipped.length}, failed ${report.failed.length}; ` +
-        `all runs so far ${totals.usage.inputTokens.toLocaleString('en-US')} input + ${totals.usage.outputTokens.toLocaleString('en-US')} output tokens, ${cost}\n`,
-    );
-    if (controller.signal.aborted) {
-      process.stderr.write('interrupted: rerun the same command to continue\n');
-      process.exitCode = 130;
-    } else if (report.failed.length) process.exitCode = 1;
-  } finally {
-    process.off('SIGINT', onSignal);
-    process.off('SIGTERM', onSignal);
-  }
+  const report = await runSweep(matrix, {
+    outDir: options.out,
+    concurrency: options.concurrency,
+    ...(options.shard && { shard: options.shard }),
+    ...(prices && { prices }),
+    perBackend: options.perBackend,
+    signal,
+    onEvent: progress.onEvent,
+  });
+  progress.finish();
+  const { totals } = report;
+  const cost = totals.costUsd === null ? 'cost unknown (a backend has no price)' : `$${totals.costUsd.toFixed(4)}`;
+  process.stdout.write(
+    `sweep ${report.dir}: ran ${report.ran.length}, already finished ${report.skipped.length}, failed ${report.failed.length}; ` +
+      `all runs so far ${totals.usage.inputTokens.toLocaleString('en-US')} input + ${totals.usage.outputTokens.toLocaleString('en-US')} output tokens, ${cost}\n`,
+  );
+  // An interrupted sweep exits with 128+n (runInterruptible).
+  if (signal.aborted) process.stderr.write('interrupted: rerun the same command to continue\n');
+  else if (report.failed.length) process.exitCode = 1;
 }
 
 

@@ -2,17 +2,29 @@ import { z } from 'zod';
 import { arbitrate, arbitrationJobId, checkArbitration, type ArbitrationOutcome } from '../arbitration.js';
 import { defineTool, reportProgress, ToolRefusal } from '../tool-kit.js';
 import type { ServerDeps } from '../deps.js';
-import { DelibResult, DeliberationId, delibResult } from './delib-shared.js';
+import { DelibResult, DeliberationId, leanResult } from './delib-shared.js';
+
+const Flag = z.object({ ref: z.string(), flagged: z.boolean(), note: z.string().optional() });
+
+/** What the reviewer found: the flagged items with its reasons, out of how many, and its remarks. */
+function flagsOf(items: z.infer<typeof Flag>[], remarks: string | undefined) {
+  const flagged = items.filter((i) => i.flagged).map((i) => ({ ref: i.ref, ...(i.note ? { why: i.note } : {}) }));
+  return { flagged, reviewed: items.length, ...(remarks ? { remarks } : {}) };
+}
 
 export const arbitrateTool = (deps: ServerDeps) =>
   defineTool({
     name: 'delib_arbitrate',
     description:
-      "Standard mode: a fresh reviewer (new Codex session, or backend) checks the buckets unattributed; >= 50% flagged warns. 'running': call again.",
-    input: { deliberationId: DeliberationId, backend: z.string().optional(), waitSeconds: z.number().min(0).max(600).optional() },
+      "Standard mode, after termination: a fresh reviewer (new Codex session, or backend) checks the buckets unattributed; its per-item reasons and remarks go to the report; >= 50% flagged warns. items: record flags you obtained yourself instead. 'running': call again.",
+    input: { deliberationId: DeliberationId, backend: z.string().optional(), waitSeconds: z.number().min(0).max(600).optional(), items: z.array(Flag).optional(), remarks: z.string().optional() },
     output: { ...DelibResult, arbitration: z.looseObject({ status: z.string() }) },
     effect: 'model-call',
-    async handler({ deliberationId, backend, waitSeconds }, extra) {
+    async handler({ deliberationId, backend, waitSeconds, items, remarks }, extra) {
+      if (items) {
+        const moved = await deps.deliberations.apply(deliberationId, 'arbitration_record', { items, ...(remarks ? { remarks } : {}), reviewer: 'given by the orchestrator' });
+        return { ...leanResult(moved.state, moved.effects), arbitration: { status: 'done', ...flagsOf(items, remarks) } } as never;
+      }
       const jobId = arbitrationJobId(deliberationId);
       let finished = deps.jobs.takeFinished<ArbitrationOutcome>(jobId);
       if (!finished) {
@@ -24,10 +36,15 @@ export const arbitrateTool = (deps: ServerDeps) =>
         finished = deps.jobs.takeFinished<ArbitrationOutcome>(jobId);
       }
       if (!finished) {
-        const { state, revision } = await deps.deliberations.get(deliberationId);
-        return { ...delibResult({ state, revision, effects: [] }), arbitration: { status: 'running', hint: 'call delib_arbitrate again to keep waiting' } };
+        const { state } = await deps.deliberations.get(deliberationId);
+        return { ...leanResult(state, []), arbitration: { status: 'running' }, next: ['delib_arbitrate: the reviewer is still answering; call it to keep waiting'] } as never;
       }
-      if (!finished.ok) throw new ToolRefusal(`the arbitration failed: ${finished.error}. The state is unchanged; call delib_arbitrate again`);
-      return { ...delibResult(finished.result.moved), arbitration: { status: 'done', flagged: finished.result.flagged } };
+      if (!finished.ok) {
+        if (finished.cause instanceof ToolRefusal) throw finished.cause;
+        throw new ToolRefusal(`the arbitration failed: ${finished.error}. The state is unchanged; call delib_arbitrate again`, 'arbitration-failed', ['delib_arbitrate']);
+      }
+      const { moved, items: flags, remarks: said } = finished.result;
+      // The report was already read once: the arbitration is what is new (the stored report now carries it).
+      return { ...leanResult(moved.state, moved.effects), arbitration: { status: 'done', ...flagsOf(flags, said) } } as never;
     },
   });

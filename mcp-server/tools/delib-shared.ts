@@ -1,30 +1,57 @@
 import { z } from 'zod';
 import type { DeliberationState } from '../../schemas/argumentation.js';
-import { nextLegalMoves, statusView } from '../../protocols/argumentation/index.js';
+import { nextLines, replyView, type ItemRefusal } from '../../protocols/argumentation/index.js';
+import type { ConsultSettings } from '../consult.js';
+import type { ServerDeps } from '../deps.js';
+import { reportProgress, ToolRefusal, type ToolExtra } from '../tool-kit.js';
 
 export const DeliberationId = z.string();
 
-/** What every argumentation tool returns: what changed, where things stand, what is legal next. */
-// The shape ({deliberationId, effects, status, next}) is stated once in the server instructions
-// rather than in every tool's outputSchema: tools/list is paid for on every turn.
+/** Consult settings a tool may pass on to Codex. */
+export const ConsultOptions = {
+  waitSeconds: z.number().min(0).max(600).optional().describe('default 45'),
+  cwd: z.string().optional().describe("'empty' for abstract questions"),
+  model: z.string().optional(),
+  reasoningEffort: z.string().optional(),
+};
+
+/** What every argumentation tool returns at least; the full state is delib_status's alone. */
 export const DelibResult = { deliberationId: z.string() };
-export interface DelibResultFull {
-  deliberationId: string;
-  effects: string[];
-  status: Record<string, unknown>;
-  next: string[];
+
+export type LeanResult = { deliberationId: string; effects: string[]; next: string[] } & Record<string, unknown>;
+
+/** A move's result: what changed and what to do next, no more (each call's bytes are read by the model). */
+export function leanResult(state: DeliberationState, effects: string[], refused?: ItemRefusal[]): LeanResult {
+  return {
+    deliberationId: state.id,
+    at: `n=${state.n}${state.phase ? ` ${state.phase}` : ''} ${state.status}`,
+    effects,
+    ...(refused?.length ? { refused } : {}),
+    next: nextLines(state),
+  };
 }
 
-export function delibResult(outcome: { state: DeliberationState; effects: string[]; revision: number | null }): DelibResultFull {
-  return {
-    deliberationId: outcome.state.id,
-    effects: outcome.effects,
-    status: { ...(statusView(outcome.state) as Record<string, unknown>), revision: outcome.revision },
-    next: nextLegalMoves(outcome.state).flatMap((legal) =>
-      // The engine knows reply_record; the server adds the tool that obtains the reply from Codex.
-      legal.move === 'reply_record'
-        ? [`delib_consult: ask Codex for iteration ${outcome.state.n}; it records the reply`, `reply_record: or record a reply you obtained yourself`]
-        : [`${legal.move}: ${legal.why}`],
-    ),
-  };
+/** Starts (or joins) the deliberation's consult and waits up to waitSeconds; returns what Codex said, read. */
+export async function consultAndWait(deps: ServerDeps, id: string, settings: ConsultSettings & { waitSeconds?: number }, extra: ToolExtra): Promise<LeanResult & { consult: { status: string } & Record<string, unknown> }> {
+  const consults = deps.consults;
+  let finished = consults.takeFinished(id);
+  if (!finished) {
+    await consults.start(id, settings);
+    let ticks = 0;
+    await deps.jobs.wait(consults.jobId(id), (settings.waitSeconds ?? 45) * 1000, (p) => void reportProgress(extra, ++ticks, undefined, p.message), extra.signal);
+    finished = consults.takeFinished(id);
+  }
+  if (!finished) {
+    const { state } = await deps.deliberations.get(id);
+    return { ...leanResult(state, []), consult: { status: 'running' }, next: ['delib_consult: Codex is still answering; call it to keep waiting'] };
+  }
+  if ('error' in finished) {
+    if (finished.cause instanceof ToolRefusal) throw finished.cause;
+    throw new ToolRefusal(`the consult failed: ${finished.error}. The state is unchanged; fix the cause and call delib_consult again`, 'consult-failed', ['delib_consult']);
+  }
+  const { moved, turns, effects } = finished;
+  const seconds = Math.round(turns.reduce((sum, t) => sum + t.durationMs, 0) / 1000);
+  const codex = { turns: turns.length, seconds, ...(turns.some((t) => t.recovered) ? { recovered: true } : {}) };
+  const read = moved.state.replyRecorded ? replyView(moved.state) : undefined;
+  return { ...leanResult(moved.state, effects), consult: { status: 'done', codex, ...(read ? { reply: read } : {}) } };
 }

@@ -1,17 +1,25 @@
+import { z } from 'zod';
 import { StartInput } from '../../protocols/argumentation/index.js';
-import { defineTool } from '../tool-kit.js';
+import { defineTool, ToolRefusal } from '../tool-kit.js';
 import type { ServerDeps } from '../deps.js';
-import { DelibResult, delibResult } from './delib-shared.js';
+import { ConsultOptions, consultAndWait, DelibResult, leanResult } from './delib-shared.js';
 
 export const delibStartTool = (deps: ServerDeps) =>
   defineTool({
     name: 'delib_start',
     description:
-      'Starts a deliberation. mode: standard (persisted, arbitration, stress test), minimal (no arbitration or stress test), quick (2 iterations, in memory).',
-    input: StartInput.shape,
+      'Starts a deliberation and asks Codex at once (consult: false to add ledger facts first). mode: quick (2 rounds, in memory), minimal (default: phases, ledger, challenges), standard (adds stress test and arbitration).',
+    input: { ...StartInput.shape, consult: z.union([z.literal(false), z.object(ConsultOptions)]).optional() },
     output: DelibResult,
-    effect: 'write',
-    async handler(input) {
-      return delibResult(await deps.deliberations.start(input));
+    effect: 'model-call',
+    async handler({ consult, ...input }, extra) {
+      const started = await deps.deliberations.start(input);
+      if (consult === false) return leanResult(started.state, started.effects);
+      const asked = await consultAndWait(deps, started.state.id, consult ?? {}, extra).catch((error: unknown) => {
+        // The deliberation exists even though its first consult failed: the refusal must name it.
+        if (error instanceof ToolRefusal) throw new ToolRefusal(`deliberation ${started.state.id} started, but ${error.message}`, error.rule, error.legalMoves);
+        throw error;
+      });
+      return { ...asked, effects: [...started.effects, ...asked.effects] };
     },
   });

@@ -3,7 +3,8 @@ import type { ServerDeps } from '../deps.js';
 import { registerDefinedTool } from '../tool-kit.js';
 import { delibStartTool } from './delib-start.js';
 import { delibStatusTool } from './delib-status.js';
-import { moveTools } from './move-tools.js';
+import { judgeTool } from './judge.js';
+import { synthesizeTool } from './synthesize.js';
 import { consultTool } from './consult.js';
 import { arbitrateTool } from './arbitrate.js';
 import { benchNoopTool } from './bench-noop.js';
@@ -19,7 +20,8 @@ export function toolDefinitions(deps: ServerDeps) {
     delibStartTool(deps),
     delibStatusTool(deps),
     consultTool(deps),
-    ...moveTools(deps),
+    judgeTool(deps),
+    synthesizeTool(deps),
     arbitrateTool(deps),
     runStartTool(deps), runStatusTool(deps), runResultTool(deps), runCancelTool(deps), runListTool(deps),
   ];

@@ -1,6 +1,7 @@
 import { ResourceTemplate, type McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
 import { assertSafeId } from '../../state/paths.js';
+import { redact } from '../../schemas/secrets.js';
 import type { ServerDeps } from '../deps.js';
 
 const registered = new WeakSet<McpServer>();
@@ -16,7 +17,7 @@ async function runSource(deps: ServerDeps, runId: string) {
 }
 
 /**
- * Reports as MCP resources: `parley://runs/{runId}/report.md` and `.html` for server-run protocols,
+ * Reports as MCP resources (known secrets scrubbed: a report quotes replies and errors verbatim): `parley://runs/{runId}/report.md` and `.html` for server-run protocols,
  * `parley://deliberations/{id}/report.md` for argumentation. Registering twice on one server is a no-op.
  */
 export function registerReportResources(server: McpServer, deps: ServerDeps): void {
@@ -33,7 +34,7 @@ export function registerReportResources(server: McpServer, deps: ServerDeps): vo
     new ResourceTemplate('parley://runs/{runId}/report.md', { list: listRuns('md', 'text/markdown') }),
     { title: 'Run report (Markdown)', description: 'Measures and summary of a finished dialogic or debate run', mimeType: 'text/markdown' },
     async (uri, { runId }): Promise<ReadResourceResult> => ({
-      contents: [{ uri: uri.href, mimeType: 'text/markdown', text: (await reports()).reportMarkdown(await runSource(deps, one(runId))) }],
+      contents: [{ uri: uri.href, mimeType: 'text/markdown', text: redact((await reports()).reportMarkdown(await runSource(deps, one(runId)))) }],
     }),
   );
 
@@ -42,7 +43,7 @@ export function registerReportResources(server: McpServer, deps: ServerDeps): vo
     new ResourceTemplate('parley://runs/{runId}/report.html', { list: listRuns('html', 'text/html') }),
     { title: 'Run report (HTML)', description: 'Self-contained offline HTML report of a finished run, with graph and charts', mimeType: 'text/html' },
     async (uri, { runId }): Promise<ReadResourceResult> => ({
-      contents: [{ uri: uri.href, mimeType: 'text/html', text: await (await reports()).reportHtml(await runSource(deps, one(runId))) }],
+      contents: [{ uri: uri.href, mimeType: 'text/html', text: redact(await (await reports()).reportHtml(await runSource(deps, one(runId)))) }],
     }),
   );
 
@@ -55,7 +56,7 @@ export function registerReportResources(server: McpServer, deps: ServerDeps): vo
       const { state } = await deps.deliberations.get(deliberationId);
       const audit = state.mode === 'quick' ? [] : await deps.deliberations.store.auditLog(deliberationId).readAll().catch(() => []);
       const { reportMarkdown, sourceFromData } = await reports();
-      return { contents: [{ uri: uri.href, mimeType: 'text/markdown', text: reportMarkdown(sourceFromData(state, { label: deliberationId, audit })) }] };
+      return { contents: [{ uri: uri.href, mimeType: 'text/markdown', text: redact(reportMarkdown(sourceFromData(state, { label: deliberationId, audit }))) }] };
     },
   );
 }

@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { ResourceTemplate, type McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
 import { assertSafeId } from '../../state/paths.js';
+import { redact } from '../../schemas/secrets.js';
 import type { ServerDeps } from '../deps.js';
 
 const id = (value: string | string[] | undefined): string => assertSafeId(Array.isArray(value) ? (value[0] ?? '') : (value ?? ''), 'id');
@@ -37,7 +38,7 @@ export function registerRunResources(server: McpServer, deps: ServerDeps): void 
       `run-${file.replace('.', '-')}`,
       new ResourceTemplate(`parley://runs/{runId}/${file}`, { list: undefined }),
       { description: spec.description, mimeType: spec.mimeType },
-      async (uri, { runId }): Promise<ReadResourceResult> => ({ contents: [{ uri: uri.href, mimeType: spec.mimeType, text: await spec.read(deps, id(runId)) }] }),
+      async (uri, { runId }): Promise<ReadResourceResult> => ({ contents: [{ uri: uri.href, mimeType: spec.mimeType, text: redact(await spec.read(deps, id(runId))) }] }),
     );
   }
   server.registerResource(
@@ -46,7 +47,7 @@ export function registerRunResources(server: McpServer, deps: ServerDeps): void 
     { description: "a deliberation's whole state (ledger, challenges, points, buckets)", mimeType: 'application/json' },
     async (uri, vars): Promise<ReadResourceResult> => {
       const { state } = await deps.deliberations.get(id(vars.id));
-      return { contents: [{ uri: uri.href, mimeType: 'application/json', text: JSON.stringify(state, null, 2) }] };
+      return { contents: [{ uri: uri.href, mimeType: 'application/json', text: redact(JSON.stringify(state, null, 2)) }] };
     },
   );
   server.registerResource(
@@ -57,7 +58,7 @@ export function registerRunResources(server: McpServer, deps: ServerDeps): void 
       const deliberationId = id(vars.id);
       await deps.deliberations.get(deliberationId);
       const text = await readFile(deps.deliberations.store.auditLogPath(deliberationId), 'utf8').catch(() => '');
-      return { contents: [{ uri: uri.href, mimeType: 'application/jsonl', text }] };
+      return { contents: [{ uri: uri.href, mimeType: 'application/jsonl', text: redact(text) }] };
     },
   );
 }

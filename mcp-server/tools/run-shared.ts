@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import type { RunMeta } from '../runs.js';
 
-export const RunId = z.string();
+/** Run ids become folder names (SafeId: at most 64 characters); a longer one is refused by the schema. */
+export const RunId = z.string().max(64);
 
 /** A run as tools show it; `status` is running | succeeded | failed | canceled | interrupted. */
 export const RunView = z.looseObject({});

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineTool } from '../tool-kit.js';
 import type { ServerDeps } from '../deps.js';
-import { RunView, runView } from './run-shared.js';
+import { RunId, RunView, runView } from './run-shared.js';
 
 export const runStartTool = (deps: ServerDeps) =>
   defineTool({
@@ -11,7 +11,7 @@ export const runStartTool = (deps: ServerDeps) =>
     input: {
       protocol: z.enum(['dialogic', 'debate']),
       config: z.record(z.string(), z.unknown()).optional(),
-      runId: z.string().optional(),
+      runId: RunId.optional(),
     },
     output: { run: RunView },
     effect: 'model-call',

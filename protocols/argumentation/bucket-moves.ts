@@ -26,10 +26,10 @@ export function bucketAssign(state: DeliberationState, input: BucketAssignInput,
   const point = findPoint(state, input.pointId);
   if (!point) return refuse(state, 'unknown-point', `No point ${input.pointId}.`);
   const prev = lastPosition(state, point.id);
-  if (!prev) return refuse(state, 'anti-authority', `${point.id} has not been evaluated: point_evaluate it before it can enter a bucket.`);
+  if (!prev) return refuse(state, 'anti-authority', `${point.id} has not been evaluated: give it a verdict before it can enter a bucket.`);
   const challenge = challengeOnPoint(state, point.id);
   if (challenge) {
-    return refuse(state, 'defense-obligation', `${point.id} is under ${challenge.id} (${challenge.status}): it leaves through the consultee's reply or challenge_resolve.`);
+    return refuse(state, 'defense-obligation', `${point.id} is under ${challenge.id} (${challenge.status}): it leaves through the consultee's reply or a verdict on the challenge.`);
   }
   if (point.status === input.bucket) return refuse(state, 'already-placed', `${point.id} is already ${input.bucket}.`);
   const implied: Classification | undefined = input.bucket === 'agreed' ? 'AGREE' : input.bucket === 'dismissed' && prev.classification === 'AGREE' ? 'REJECT' : undefined;

@@ -2,10 +2,9 @@ import { z } from 'zod';
 import type { Challenge, DeliberationState } from '../../schemas/argumentation.js';
 import { AgreedFields, blockedRule, evidenceGate, isRefusal, substantive } from './gates.js';
 import { appendFact, placeAgreed, placeDismissed, placeUnresolved, recordPosition, surfaceQuestion } from './mutations.js';
-import { findChallenge, iterationCap } from './queries.js';
+import { DEADLOCK_ROUNDS, findChallenge, iterationCap } from './queries.js';
 import { accept, draft, refuse, requireActive, requireNotQuick, type MoveContext, type MoveResult } from './result.js';
 
-export const DEADLOCK_ROUNDS = 3;
 
 export const ChallengeResolveInput = z.object({
   ...AgreedFields,
@@ -25,6 +24,9 @@ function agree(next: DeliberationState, c: Challenge, gate: Exclude<ReturnType<t
   const fact = appendFact(next, { text: `${c.pointId}: revising from ${c.type} to AGREE`, tag: 'revision', justification: `defense on ${c.id} accepted: ${reason}` });
   recordPosition(next, { pointId: c.pointId, classification: 'AGREE', revision: { from: c.type, because: reason } });
   placeAgreed(next, { pointId: c.pointId, ...gate, iter: next.n });
+  const point = next.points.find((p) => p.id === c.pointId);
+  // A partial concession accepted: the point stands as the consultee narrowed it.
+  if (point && c.partial) point.narrowed = c.narrowedClaim ?? c.defense;
   return [`${c.id} defense accepted: ${c.pointId} -> Agreed (${gate.evidenceType}); ${fact.id} records the revision`];
 }
 

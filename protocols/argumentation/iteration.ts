@@ -2,10 +2,10 @@ import { z } from 'zod';
 import type { DeliberationState } from '../../schemas/argumentation.js';
 import { placeUnresolved, terminate } from './mutations.js';
 import { disputedList, iterationCap, phaseFor, pointsWithStatus, unsettledChallenges } from './queries.js';
+import { stressTestBlocker, stressTestMayRun } from './stress-test.js';
 import { accept, draft, refuse, requireActive, type MoveContext, type MoveResult } from './result.js';
 
 export const IterationAdvanceInput = z.object({
-  stressTestWarranted: z.boolean().optional().describe('stakes warrant a stress test'),
   trivial: z.boolean().optional().describe('factual, settled: exit'),
 });
 export type IterationAdvanceInput = z.infer<typeof IterationAdvanceInput>;
@@ -20,16 +20,12 @@ function blockers(state: DeliberationState): string[] {
   const untriaged = pointsWithStatus(state, 'pending-triage').map((p) => p.id);
   const unevaluated = pointsWithStatus(state, 'pending-evaluation').map((p) => p.id);
   const unjudged = state.challenges.filter((c) => c.status === 'defended').map((c) => c.id);
-  if (untriaged.length) out.push(`triage ${untriaged.join(', ')} (point_triage)`);
-  if (unevaluated.length) out.push(`evaluate ${unevaluated.join(', ')} (point_evaluate)`);
-  if (unjudged.length) out.push(`judge the defenses on ${unjudged.join(', ')} (challenge_resolve)`);
+  if (untriaged.length) out.push(`triage or classify ${untriaged.join(', ')} (points)`);
+  if (unevaluated.length) out.push(`classify ${unevaluated.join(', ')} (points verdict)`);
+  if (unjudged.length) out.push(`judge the defenses on ${unjudged.join(', ')} (challenges)`);
   return out;
 }
 
-function allAgreed(state: DeliberationState): boolean {
-  const live = state.points.filter((p) => p.status !== 'not-evaluated' && p.triage !== 'out-of-scope');
-  return live.length > 0 && live.every((p) => p.status === 'agreed');
-}
 
 export function iterationAdvance(state: DeliberationState, input: IterationAdvanceInput, ctx: MoveContext): MoveResult {
   const guard = requireActive(state);
@@ -48,18 +44,25 @@ export function iterationAdvance(state: DeliberationState, input: IterationAdvan
       return refuse(state, 'early-exit-trivial', 'Early exit (trivial) is only for a factual question settled by n=2 with nothing disputed.');
     }
     terminate(next, 'early-exit-trivial', `factual question settled at iteration ${next.n}`);
-    return accept(next, ['early exit (trivial): delib_synthesize'], ctx);
+    return accept(next, ['early exit (trivial): synthesize'], ctx);
   }
-  if (input.stressTestWarranted && next.mode === 'standard' && next.phase === 'CONSTRUCTIVE' && allAgreed(next) && !next.stressTest.objection) {
+  const effects: string[] = [];
+  if (stressTestMayRun(next) && !next.stressTest.required) {
     next.stressTest.required = true;
+    effects.push('stress test required: the next prompt asks for the strongest objection');
+  } else if (next.stressTest.warranted && !next.stressTest.required && !next.stressTest.objection) {
+    effects.push(`stress test warranted but not run: ${stressTestBlocker(next)}`);
   }
-  const stressPending = next.stressTest.required && !next.stressTest.objection;
+  // A required stress test holds the deliberation only while it can still run (inside CONSTRUCTIVE).
+  const stressPending = next.stressTest.required && !next.stressTest.objection && next.phase === 'CONSTRUCTIVE';
   const disputed = disputedList(next);
   const clarifying = pointsWithStatus(next, 'clarification-requested');
   const converged = !open.length && !contested.length && !clarifying.length && !stressPending && next.scope.newPoints === 0 && sameList(disputed, next.scope.disputedAtLastAdvance);
-  if (converged) {
-    terminate(next, 'convergence', 'no open challenges, no new points, disputed list unchanged');
-    return accept(next, ['converged: delib_synthesize'], ctx);
+  // Quick mode has no further rounds to argue in: nothing contested means nothing left to settle.
+  const quickSettled = next.mode === 'quick' && !contested.length && !clarifying.length;
+  if (converged || quickSettled) {
+    terminate(next, 'convergence', converged ? 'no open challenges, no new points, disputed list unchanged' : 'quick: nothing contested');
+    return accept(next, [...effects, 'converged: synthesize (delib_synthesize, or synthesis in this judgment)'], ctx);
   }
   if (next.n >= iterationCap(next)) {
     for (const c of open) {
@@ -68,9 +71,8 @@ export function iterationAdvance(state: DeliberationState, input: IterationAdvan
       placeUnresolved(next, { pointId: c.pointId, status: 'open-at-end', crux: c.objection, iter: next.n });
     }
     terminate(next, 'iteration-cap', `iteration cap ${next.n} reached`);
-    return accept(next, [`iteration cap reached: ${open.length} open dispute(s) -> Unresolved; delib_synthesize`], ctx);
+    return accept(next, [...effects, `iteration cap reached: ${open.length} open dispute(s) -> Unresolved; synthesize`], ctx);
   }
-  const effects: string[] = [];
   const unaddressed = open.some((c) => c.status === 'open' || c.status === 'dropped');
   if (next.mode === 'standard' && next.n === 2 && !next.extendedConstructive && (unaddressed || stressPending)) {
     next.extendedConstructive = true;
@@ -81,6 +83,10 @@ export function iterationAdvance(state: DeliberationState, input: IterationAdvan
     next.n += 1;
     next.phase = next.mode === 'quick' ? null : phaseFor(next.n);
     effects.push(`iteration ${next.n}${next.phase ? ` (${next.phase})` : ''}: send the next prompt`);
+  }
+  if (next.stressTest.required && !next.stressTest.objection && next.phase !== 'CONSTRUCTIVE') {
+    next.stressTest.lapsed = true;
+    effects.push('the required stress test was not recorded before CONSTRUCTIVE ended: it lapses (the report says so)');
   }
   next.replyRecorded = false;
   next.scope = { newPoints: 0, disputedAtLastAdvance: disputed };

@@ -142,7 +142,7 @@ export function ledgerUpdate(state: DeliberationState, input: LedgerUpdateInput,
   const parsed = schema.safeParse(rest);
   if (!parsed.success) {
     const fields = [...new Set(parsed.error.issues.map((issue) => issue.path.join('.')))].join(', ');
-    return refuse(state, 'invalid-input', `ledger_update ${action} needs ${fields}.`);
+    return refuse(state, 'invalid-input', `A ledger ${action} item needs ${fields}.`);
   }
   return (apply as (s: DeliberationState, i: unknown, c: MoveContext) => MoveResult)(state, parsed.data, ctx);
 }

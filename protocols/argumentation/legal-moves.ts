@@ -1,10 +1,16 @@
 import type { DeliberationState } from '../../schemas/argumentation.js';
+import { challengeActions, deadlockAllowed } from './legal-actions.js';
 import { activeFacts, iterationCap, pointsWithStatus, unsettledChallenges } from './queries.js';
+import { arbitrationBlocker } from './review-moves.js';
+import { stressTestView } from './stress-test.js';
 
+/** A tool the orchestrator may call now, and what for. */
 export interface LegalMove {
-  move: string;
+  move: 'delib_consult' | 'delib_judge' | 'delib_synthesize' | 'delib_arbitrate';
   why: string;
 }
+
+const ids = (xs: { id: string }[]) => xs.map((x) => x.id).join(', ');
 
 /** Arbitration triggers a machine can see: 2+ Unresolved, or early unanimity without evidence. */
 function arbitrationWhy(state: DeliberationState): string {
@@ -17,66 +23,82 @@ function arbitrationWhy(state: DeliberationState): string {
 }
 
 function terminatedMoves(state: DeliberationState): LegalMove[] {
-  const out: LegalMove[] = [{ move: 'delib_synthesize', why: state.report ? 'rebuild the report' : 'build the final report' }];
+  const out: LegalMove[] = [];
   const quickContested = state.mode === 'quick' ? pointsWithStatus(state, 'contested') : [];
-  if (quickContested.length) out.unshift({ move: 'bucket_assign', why: `place ${quickContested.map((p) => p.id).join(', ')} before synthesis` });
-  if (state.mode === 'standard' && !state.arbitration) out.push({ move: 'arbitration_record', why: arbitrationWhy(state) });
-  if (state.mode !== 'quick' && activeFacts(state).some((f) => f.tag === 'codex-unverified')) {
-    out.push({ move: 'ledger_update', why: 'unverified consultee facts remain (else they are listed as Not Evaluated)' });
-  }
+  if (quickContested.length) out.push({ move: 'delib_judge', why: `place ${ids(quickContested)} (points with a bucket)` });
+  const unverified = state.mode !== 'quick' ? activeFacts(state).filter((f) => f.tag === 'codex-unverified') : [];
+  if (unverified.length && !state.report) out.push({ move: 'delib_judge', why: `verify ${ids(unverified)} (ledger), else they are listed as Not Evaluated` });
+  if (!quickContested.length && !state.report) out.push({ move: 'delib_synthesize', why: 'build the report with your recommendation' });
+  if (!arbitrationBlocker(state) && !state.arbitration) out.push({ move: 'delib_arbitrate', why: arbitrationWhy(state) });
   return out;
 }
 
-/** The moves that make sense now, most urgent first. */
+/** What the next judgment must cover, in words. */
+function judgmentWhy(state: DeliberationState): string {
+  const parts: string[] = [];
+  const toJudge = pointsWithStatus(state, 'pending-triage', 'pending-evaluation');
+  const clarifying = pointsWithStatus(state, 'clarification-requested');
+  const defended = state.challenges.filter((c) => c.status === 'defended');
+  const contested = state.mode === 'quick' ? pointsWithStatus(state, 'contested').filter((p) => p.defense) : [];
+  const pending = (state.readings?.find((r) => r.iter === state.n)?.pending ?? []).filter((p) => !p.resolved);
+  if (toJudge.length) parts.push(`verdicts for ${ids(toJudge)}`);
+  if (defended.length) parts.push(`judge ${defended.map((c) => `${c.id} (${challengeActions(state, c.id).join('|')})`).join(', ')}`);
+  if (contested.length) parts.push(`place ${ids(contested)} (bucket; agreed after your objection needs revision {from, because})`);
+  if (pending.length) parts.push(`optionally correct the reading of ${pending.map((p) => p.ref).join(', ')}`);
+  if (clarifying.length) parts.push(`${ids(clarifying)} await clarification`);
+  const deadlocked = unsettledChallenges(state).filter((c) => c.status !== 'defended' && deadlockAllowed(state, c));
+  if (deadlocked.length) parts.push(`${ids(deadlocked)} may be classified as deadlocked`);
+  const stress = stressTestView(state);
+  if (stress?.required) parts.push('record the stress test (stressTest) from the reply');
+  parts.push(state.n >= iterationCap(state) ? 'phase.advance ends the deliberation (cap): add synthesis' : 'then phase.advance');
+  return parts.join('; ');
+}
+
+/** The tools that make sense now, most urgent first. */
 export function nextLegalMoves(state: DeliberationState): LegalMove[] {
   if (state.status === 'terminated') return terminatedMoves(state);
-  const out: LegalMove[] = [];
-  const triage = pointsWithStatus(state, 'pending-triage');
-  const evaluate = pointsWithStatus(state, 'pending-evaluation', 'clarification-requested');
-  const defended = state.challenges.filter((c) => c.status === 'defended');
   if (!state.replyRecorded) {
-    out.push({ move: 'reply_record', why: `send the consultee prompt for iteration ${state.n} and record its reply` });
+    const retry = state.counters.consecutiveFormatFailures > 0 ? ' (the retry prompt)' : '';
+    return [{ move: 'delib_consult', why: `ask Codex for iteration ${state.n}${retry}` }];
   }
-  if (triage.length) out.push({ move: 'point_triage', why: `${triage.map((p) => p.id).join(', ')} wait for triage` });
-  if (evaluate.length) out.push({ move: 'point_evaluate', why: `${evaluate.map((p) => p.id).join(', ')} wait for evaluation` });
-  if (defended.length) out.push({ move: 'challenge_resolve', why: `defenses on ${defended.map((c) => c.id).join(', ')} wait for judgment` });
-  const deadlocked = unsettledChallenges(state).filter((c) => state.n - c.openedIter >= 3 || state.n >= iterationCap(state));
-  if (deadlocked.length && !defended.length) out.push({ move: 'challenge_resolve', why: `${deadlocked.map((c) => c.id).join(', ')} may be classified as deadlocked` });
-  if (state.mode === 'quick' && pointsWithStatus(state, 'contested').length) out.push({ move: 'bucket_assign', why: 'place contested points' });
-  if (state.mode === 'standard' && state.phase === 'CONSTRUCTIVE' && state.stressTest.required && !state.stressTest.objection) {
-    out.push({ move: 'stress_test_record', why: 'a stress test is required before CONSTRUCTIVE ends' });
-  }
-  if (state.replyRecorded && !triage.length && !evaluate.filter((p) => p.status === 'pending-evaluation').length && !defended.length) {
-    out.push({ move: 'iteration_advance', why: state.n >= iterationCap(state) ? 'the cap is reached: terminate' : 'move to the next iteration (or terminate)' });
-  }
-  if (state.mode !== 'quick') out.push({ move: 'ledger_update', why: 'record a fact (user, verified, codex-unverified, revision)' });
-  return out;
+  return [{ move: 'delib_judge', why: judgmentWhy(state) }];
 }
 
-/** Compact view for humans and agents: where the deliberation stands and what is open. */
-export function statusView(state: DeliberationState): object {
+/** Compact lines for a tool result: "tool: why". */
+export function nextLines(state: DeliberationState): string[] {
+  return nextLegalMoves(state).map((m) => `${m.move}: ${m.why}`);
+}
+
+/** The full view (delib_status): where the deliberation stands and everything awaiting the orchestrator. */
+export function statusView(state: DeliberationState): Record<string, unknown> {
   const open = unsettledChallenges(state);
+  const awaiting = pointsWithStatus(state, 'pending-triage', 'pending-evaluation', 'clarification-requested', ...(state.mode === 'quick' ? (['contested'] as const) : []));
+  const reading = state.readings?.find((r) => r.iter === state.n);
   return {
     id: state.id,
     mode: state.mode,
     framing: state.framing,
+    question: state.question,
     n: state.n,
     cap: iterationCap(state),
     phase: state.phase,
     status: state.status,
-    termination: state.termination,
+    ...(state.termination ? { termination: state.termination } : {}),
     replyRecorded: state.replyRecorded,
-    openChallenges: open.map((c) => ({ id: c.id, point: c.pointId, type: c.type, status: c.status, objection: c.objection })),
-    unevaluatedPoints: pointsWithStatus(state, 'pending-triage', 'pending-evaluation', 'clarification-requested').map((p) => ({ id: p.id, status: p.status })),
+    ...(reading?.headline ? { headline: reading.headline } : {}),
+    awaiting: awaiting.map((p) => ({ id: p.id, status: p.status, ...(p.label ? { label: p.label } : {}), text: p.text, ...(p.defense ? { defense: p.defense } : {}) })),
+    openChallenges: open.map((c) => ({ id: c.id, point: c.pointId, type: c.type, status: c.status, objection: c.objection, ...(c.defense ? { defense: c.defense } : {}), ...(c.partial ? { narrowedClaim: c.narrowedClaim } : {}) })),
+    ...(reading?.pending.some((p) => !p.resolved) ? { readingPending: reading.pending.filter((p) => !p.resolved) } : {}),
     buckets: {
-      agreed: state.buckets.agreed.length,
-      dismissed: state.buckets.dismissed.length,
-      unresolved: state.buckets.unresolved.length,
-      notEvaluated: state.notEvaluated.length,
+      agreed: state.buckets.agreed.map((i) => i.pointId),
+      dismissed: state.buckets.dismissed.map((i) => `${i.pointId} ${i.tag}`),
+      unresolved: state.buckets.unresolved.map((i) => `${i.pointId} ${i.status}`),
+      notEvaluated: state.notEvaluated.map((i) => `${i.ref} ${i.reason}`),
     },
-    surfacedQuestions: state.surfacedQuestions.length,
-    ledger: { active: activeFacts(state).length, total: state.ledger.length },
+    ...(state.surfacedQuestions.length ? { surfacedQuestions: state.surfacedQuestions.map((q) => `${q.id}: ${q.text}`) } : {}),
+    ledger: activeFacts(state).map((f) => `${f.id} [${f.tag}] ${f.text}`),
+    ...(stressTestView(state) ? { stressTest: stressTestView(state) } : {}),
     formatFailures: state.counters.consecutiveFormatFailures,
-    next: nextLegalMoves(state).map((m) => m.move),
+    next: nextLines(state),
   };
 }

@@ -89,11 +89,11 @@ export function pointEvaluate(state: DeliberationState, input: PointEvaluateInpu
   if (guard) return guard;
   const point = pointOr(state, input.pointId);
   if (isRefusal(point)) return point;
-  if (point.status === 'pending-triage') return refuse(state, 'triage-first', `Triage ${point.id} (point_triage) before evaluating it.`);
+  if (point.status === 'pending-triage') return refuse(state, 'triage-first', `Triage ${point.id} before evaluating it.`);
   if (!EVALUABLE.includes(point.status)) return refuse(state, 'not-evaluable', `${point.id} is ${point.status} and cannot be evaluated.`);
   if (point.status === 'dismissed' && point.triage === 'out-of-scope') return refuse(state, 'not-evaluable', `${point.id} was dismissed as out of scope.`);
   const challenge = challengeOnPoint(state, point.id);
-  if (challenge) return refuse(state, 'challenge-pending', `${point.id} is under ${challenge.id} (${challenge.status}); settle it through the reply or challenge_resolve.`);
+  if (challenge) return refuse(state, 'challenge-pending', `${point.id} is under ${challenge.id} (${challenge.status}); settle it through the reply or a verdict on the challenge.`);
   const prev = lastPosition(state, point.id);
   const placed = ['agreed', 'dismissed', 'unresolved'].includes(point.status);
   if (placed && prev?.classification === input.classification) return refuse(state, 'already-placed', `${point.id} is already ${point.status} as ${input.classification}.`);
@@ -135,7 +135,7 @@ export function pointEvaluate(state: DeliberationState, input: PointEvaluateInpu
     effects.push(`${p.id} ILL-FORMED: clarification requested in the next prompt`);
   } else if (next.mode === 'quick') {
     p.status = 'contested';
-    effects.push(`${p.id} ${c}: place it with bucket_assign after the consultee answers`);
+    effects.push(`${p.id} ${c}: place it with a bucket after the consultee answers`);
   } else {
     const id = nextChallengeId(next);
     // Anti-sycophancy guard: an unacknowledged self-contradiction is challenged with the citation.

@@ -2,6 +2,8 @@ import type { Challenge, DeliberationState, Fact, Phase, Point, Position } from 
 
 export const ITERATION_CAP = 8;
 export const QUICK_ITERATION_CAP = 2;
+/** A challenge open this many iterations may be classified as deadlocked. */
+export const DEADLOCK_ROUNDS = 3;
 
 /** φ(n): the phase a plain iteration number implies (the stored phase stays authoritative). */
 export function phaseFor(n: number): Phase {
@@ -68,13 +70,36 @@ export function isSubstantive(text: string | undefined): boolean {
   return t.split(/\s+/).filter(Boolean).length >= 3;
 }
 
-/** One sentence: no sentence break followed by another sentence inside the text. */
+/** Abbreviations whose full stop ends no sentence ("e.g. Amazon MemoryDB", "vs. Redis"). */
+const ABBREVIATIONS = /(?:^|[\s(])(?:e\.g|i\.e|etc|vs|cf|approx|incl|esp|resp|viz|al|fig|no|nos|ca|mr|mrs|ms|dr|prof|st|jr|sr|inc|ltd|co|corp|dept|est|min|max|sec|ns|v|ver|p|pp)\.$/i;
+
+/** Splits text into sentences; a full stop after an abbreviation, an initial or inside a number ends none. */
+export function sentences(text: string): string[] {
+  const out: string[] = [];
+  let start = 0;
+  const t = text.trim();
+  for (const m of t.matchAll(/[.!?]+(?=\s+\S)/g)) {
+    const end = (m.index ?? 0) + m[0].length;
+    const before = t.slice(start, end);
+    if (m[0] === '.' && (ABBREVIATIONS.test(before) || /(?:^|\s)[A-Z]\.$/.test(before))) continue;
+    // The next sentence starts with a capital, a digit or a quote; "e.g. foo" and "3. 5" do not split.
+    const next = t.slice(end).trimStart();
+    if (!/^["'“([A-Z0-9`*]/.test(next)) continue;
+    out.push(before.trim());
+    start = end;
+  }
+  const rest = t.slice(start).trim();
+  if (rest) out.push(rest);
+  return out;
+}
+
 export function isOneSentence(text: string): boolean {
-  return !/[.!?]\s+\S/.test(text.trim());
+  return sentences(text).length <= 1;
 }
 
 export function saysNone(text: string | undefined): boolean {
-  return !!text && /^\s*(none|no flaw|n\/a|nothing)\b/i.test(text);
+  // Only a flaw that says nothing else: "Nothing here compares the two." names a flaw.
+  return !!text && /^\s*(none|no flaws?(?: found)?|n\/a|nothing(?: to (?:add|say))?)\s*[.!]*\s*$/i.test(text);
 }
 
 export function citedFactIds(text: string | undefined): string[] {

@@ -10,8 +10,19 @@ export interface Refusal {
   legalMoves: string[];
 }
 
+/** One refused item of a batch (delib_judge): where it was, the rule, and what that item may do instead. */
+export interface ItemRefusal {
+  /** Where in the input, e.g. "points[2]". */
+  item: string;
+  ref?: string;
+  rule: string;
+  message: string;
+  /** Actions legal now for that ref (e.g. "verdict", "bucket"), or the moves legal now. */
+  legal: string[];
+}
+
 export type MoveResult =
-  | { ok: true; state: DeliberationState; effects: string[] }
+  | { ok: true; state: DeliberationState; effects: string[]; refused?: ItemRefusal[] }
   | { ok: false; refusal: Refusal };
 
 export interface MoveContext {
@@ -43,7 +54,7 @@ export function requireActive(state: DeliberationState): MoveResult | undefined 
 
 export function requireNotQuick(state: DeliberationState, what: string): MoveResult | undefined {
   if (state.mode === 'quick') {
-    return refuse(state, 'quick-mode', `Quick mode has no ${what}; use point_evaluate and bucket_assign.`);
+    return refuse(state, 'quick-mode', `Quick mode has no ${what}; objections go by point (verdict, then bucket).`);
   }
   return undefined;
 }

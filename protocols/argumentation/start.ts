@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { DeliberationState, Framing, Mode } from '../../schemas/argumentation.js';
+import { oversized } from './input-limits.js';
 import { appendFact } from './mutations.js';
 import { accept, type MoveContext, type MoveResult } from './result.js';
 
@@ -19,7 +20,7 @@ export const FRAMINGS: Record<Framing, { flow: string; ask: string }> = {
 
 export const StartInput = z.object({
   question: z.string().min(1).describe('verbatim'),
-  mode: Mode.default('standard'),
+  mode: Mode.default('minimal'),
   framing: Framing.default('consultee-proposes'),
   constraints: z.array(z.string().min(1)).default([]).describe('become user facts'),
   material: z.string().optional().describe('what the framing refers to'),
@@ -27,6 +28,8 @@ export const StartInput = z.object({
 export type StartInput = z.input<typeof StartInput>;
 
 export function startDeliberation(input: StartInput, ctx: MoveContext & { id: string }): MoveResult {
+  const tooBig = oversized(input);
+  if (tooBig) return { ok: false, refusal: { rule: 'oversized-input', message: `delib_start: ${tooBig}.`, legalMoves: [] } };
   const parsed = StartInput.parse(input);
   const state: DeliberationState = {
     schemaVersion: 1,
@@ -56,7 +59,7 @@ export function startDeliberation(input: StartInput, ctx: MoveContext & { id: st
   for (const text of parsed.constraints) appendFact(state, { text, tag: 'user' });
   const effects = [
     `deliberation started (${parsed.mode}, ${parsed.framing}: ${FRAMINGS[parsed.framing].flow})`,
-    ...(parsed.constraints.length ? [`${parsed.constraints.length} user constraint(s) in the ledger`] : []),
+    ...(parsed.constraints.length ? [`user constraints in the ledger: ${state.ledger.map((f) => f.id).join(', ')}`] : []),
   ];
   return accept(DeliberationState.parse(state), effects, ctx);
 }

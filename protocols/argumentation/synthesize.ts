@@ -1,10 +1,17 @@
-import type { DeliberationState, SynthesisReport } from '../../schemas/argumentation.js';
+import { z } from 'zod';
+import { Recommendation, type DeliberationState, type SynthesisReport } from '../../schemas/argumentation.js';
 import { placeNotEvaluated, placeUnresolved } from './mutations.js';
 import { activeFacts, findPoint, isSubstantive, pointsWithStatus, unsettledChallenges } from './queries.js';
-import { renderMarkdown } from './report-markdown.js';
+import { deliberationMarkdown } from './report-markdown.js';
 import { accept, draft, refuse, type MoveContext, type MoveResult } from './result.js';
 
-const excerpt = (text: string, max = 300) => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
+/** The orchestrator's answer to the user's question: the report leads with it. */
+export const SynthesizeInput = z.object({
+  recommendation: z.string().min(1).describe("your answer to the user's question"),
+  confidence: Recommendation.shape.confidence,
+  caveats: z.array(z.string()).optional(),
+});
+export type SynthesizeInput = z.infer<typeof SynthesizeInput>;
 
 /** How many places each point occupies (buckets plus Not Evaluated plus in-flight statuses). */
 export function placeCounts(state: DeliberationState): Map<string, number> {
@@ -19,11 +26,16 @@ export function placeCounts(state: DeliberationState): Map<string, number> {
 }
 
 function buildReport(state: DeliberationState): SynthesisReport {
-  const text = (id: string) => excerpt(findPoint(state, id)?.text ?? state.ledger.find((f) => f.id === id)?.text ?? '');
+  const text = (id: string) => {
+    const point = findPoint(state, id);
+    if (point) return point.narrowed ? `${point.narrowed} (narrowed from: ${point.text})` : point.text;
+    return state.ledger.find((f) => f.id === id)?.text ?? '';
+  };
   const { agreed, dismissed, unresolved } = state.buckets;
   const inconclusive = agreed.length === 0 && dismissed.length === 0;
   return {
     question: state.question,
+    ...(state.recommendation ? { recommendation: state.recommendation } : {}),
     mode: state.mode,
     framing: state.framing,
     iterations: state.n,
@@ -32,27 +44,43 @@ function buildReport(state: DeliberationState): SynthesisReport {
     unblock: inconclusive
       ? unresolved.map((u) => (u.measurement ? `${u.pointId}: measure ${u.measurement} (matters at ${u.threshold}; ${u.verdictChange})` : `${u.pointId}: settle "${u.crux}"`))
       : [],
-    agreed: agreed.map((i) => ({ ref: i.pointId, text: text(i.pointId), claimType: i.claimType, evidenceType: i.evidenceType, evidence: i.evidence, reason: i.reason })),
+    agreed: agreed.map((i) => ({ ref: i.pointId, text: text(i.pointId), claimType: i.claimType, evidenceType: i.evidenceType, evidence: i.evidence, ...(i.premises ? { premises: i.premises } : {}), reason: i.reason })),
     dismissed: dismissed.map((i) => ({ ref: i.pointId, text: text(i.pointId), tag: i.tag, reason: i.reason })),
     unresolved: unresolved.map((i) => ({ ref: i.pointId, text: text(i.pointId), status: i.status, crux: i.crux, measurement: i.measurement, threshold: i.threshold, verdictChange: i.verdictChange })),
     surfacedQuestions: state.surfacedQuestions.map((q) => `${q.id}: ${q.text}`),
     notEvaluated: state.notEvaluated.map((i) => ({ ref: i.ref, text: text(i.ref), reason: i.reason, note: i.note })),
     stressTest: state.stressTest.objection ? state.stressTest : undefined,
-    arbitration: state.arbitration ? { flaggedRatio: state.arbitration.flaggedRatio, warning: state.arbitration.warning } : undefined,
+    arbitration: state.arbitration
+      ? { flaggedRatio: state.arbitration.flaggedRatio, warning: state.arbitration.warning, flags: state.arbitration.items.filter((i) => i.flagged), ...(state.arbitration.remarks ? { remarks: state.arbitration.remarks } : {}) }
+      : undefined,
   };
 }
 
+/** Rebuilds the report of a synthesized state in place (after arbitration). */
+export function rebuildReport(state: DeliberationState): void {
+  const json = buildReport(state);
+  state.report = { json, markdown: deliberationMarkdown(state) };
+}
+
 /** Coverage check, leftovers to Not Evaluated, then the report as JSON and Markdown (kept on state.report). */
-export function synthesize(state: DeliberationState, _input: unknown, ctx: MoveContext): MoveResult {
+export function synthesize(state: DeliberationState, input: Partial<SynthesizeInput>, ctx: MoveContext): MoveResult {
   if (state.status !== 'terminated') {
-    return refuse(state, 'not-terminated', 'Synthesis comes after termination (convergence, the iteration cap or an early exit): call iteration_advance.');
+    const how = state.replyRecorded
+      ? 'judge this iteration with phase.advance (delib_judge); it terminates when nothing is left open, and can carry the synthesis'
+      : `the consultee's reply for iteration ${state.n} comes first (delib_consult)`;
+    return refuse(state, 'not-terminated', `Synthesis comes after termination (convergence, the iteration cap or an early exit): ${how}.`);
+  }
+  const recommendation = input.recommendation?.trim();
+  if (!recommendation && !state.recommendation) {
+    return refuse(state, 'recommendation-required', "The report answers the user's question: give your recommendation and confidence (high, medium, low).");
   }
   const unplaced = pointsWithStatus(state, 'pending-triage', 'pending-evaluation').map((p) => p.id);
   const quickContested = state.mode === 'quick' ? pointsWithStatus(state, 'contested').map((p) => p.id) : [];
   if (unplaced.length || quickContested.length) {
-    return refuse(state, 'coverage', `Every point needs exactly one bucket: place ${[...unplaced, ...quickContested].join(', ')} (bucket_assign).`);
+    return refuse(state, 'coverage', `Every point needs exactly one bucket: place ${[...unplaced, ...quickContested].join(', ')} (delib_judge points with a bucket).`);
   }
   const next = draft(state);
+  if (recommendation) next.recommendation = { text: recommendation, confidence: input.confidence ?? 'medium', caveats: input.caveats ?? [] };
   const effects: string[] = [];
   for (const c of unsettledChallenges(next)) {
     c.status = 'resolved';
@@ -74,8 +102,8 @@ export function synthesize(state: DeliberationState, _input: unknown, ctx: MoveC
   if (bad.length) throw new Error(`bug: coverage broken for ${bad.map(([id, c]) => `${id}×${c}`).join(', ')}`);
   const thin = [...next.buckets.agreed, ...next.buckets.dismissed].filter((i) => !isSubstantive(i.reason)).map((i) => i.pointId);
   if (thin.length) return refuse(state, 'substantive-reason', `Give ${thin.join(', ')} a substantive reason before synthesis.`);
-  const json = buildReport(next);
-  next.report = { json, markdown: renderMarkdown(json) };
+  rebuildReport(next);
+  const json = next.report!.json;
   effects.push(`report ready${json.inconclusive ? ' (inconclusive)' : ''}: ${json.agreed.length} agreed, ${json.dismissed.length} dismissed, ${json.unresolved.length} unresolved, ${json.notEvaluated.length} not evaluated`);
   return accept(next, effects, ctx);
 }

@@ -53,6 +53,8 @@ export type DebateAnalysis = RunAnalysis & { graph: DebateGraph; measures: Debat
 const DEFAULT_DELTA_S = 0.05;
 
 export function analyzeDebate(input: unknown): DebateAnalysis {
+  const kind = input && typeof input === 'object' ? (input as { kind?: unknown }).kind : undefined;
+  if (kind !== 'parley.debate') throw new Error('not a debate transcript: its "kind" is not "parley.debate"');
   const transcript = DebateTranscript.parse(input);
   const deltaS = typeof transcript.config.deltaS === 'number' ? transcript.config.deltaS : DEFAULT_DELTA_S;
   const rounds = measureRounds(transcript.rounds, transcript.agents.length, deltaS);

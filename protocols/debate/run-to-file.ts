@@ -1,7 +1,6 @@
-import { mkdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { DebateConfig, DebateConfigInput, DebateTranscript } from '../../schemas/debate.js';
-import { openAuditLog } from '../../state/audit-log.js';
+import { makePrivateDir, openPrivateAuditLog } from '../../state/private-files.js';
 import type { Backend } from '../../wrapper/backend.js';
 import { createBackend } from '../../wrapper/model-spec.js';
 import type { RunProgress } from '../run-protocol.js';
@@ -23,7 +22,7 @@ export interface RunDebateToFileOptions {
 export async function runDebateToFile(config: DebateConfigInput | DebateConfig, options: RunDebateToFileOptions): Promise<DebateTranscript> {
   const outPath = resolve(options.outPath);
   const dir = resolve(options.dir ?? `${outPath}.run`);
-  await mkdir(dir, { recursive: true });
+  await makePrivateDir(dir);
   const backends = new Map<string, Backend>();
   const backendFor =
     options.backendFor ??
@@ -40,7 +39,7 @@ export async function runDebateToFile(config: DebateConfigInput | DebateConfig, 
     {
       runId: options.runId ?? 'debate',
       dir,
-      audit: openAuditLog(join(dir, 'audit.jsonl')),
+      audit: await openPrivateAuditLog(join(dir, 'audit.jsonl')),
       backendFor,
       signal: options.signal ?? new AbortController().signal,
       progress: options.onProgress ?? (() => {}),

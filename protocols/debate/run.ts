@@ -20,6 +20,7 @@ import { roundPrompt, systemPrompt } from './prompts.js';
 import { recordedCall, replayableCalls, type CallOutcome } from './recorded-call.js';
 import { measureRounds } from './round-measures.js';
 import { assertModelSpecs } from '../model-specs.js';
+import { UserFacingError } from '../../schemas/user-facing-error.js';
 
 export interface DebateRunHooks {
   /** Called after every completed round with the transcript so far (e.g. to save it). */
@@ -156,7 +157,20 @@ export async function runDebate(input: DebateConfigInput | DebateConfig, ctx: Ru
   }
   transcript.finishedAt = ctx.now().toISOString();
   await ctx.audit.append({ type: 'debate.end', stop: transcript.stop, usage: transcript.usage });
+  assertSomeValidReply(transcript);
   return transcript;
+}
+
+/** A debate in which no debater ever gave a valid reply measured nothing: it failed, whatever stopped it. */
+function assertSomeValidReply(transcript: DebateTranscript): void {
+  const turns = transcript.rounds.flatMap((round) => round.turns);
+  if (turns.length === 0 || turns.some((turn) => turn.status === 'ok')) return;
+  const failed = turns.filter((turn) => turn.status === 'call-failure').length;
+  const first = turns.find((turn) => turn.error)?.error;
+  throw new UserFacingError(
+    `no debater gave a valid reply (${failed} failed calls, ${turns.length - failed} unreadable replies)${first ? `; first error: ${first}` : ''}. Fix the cause and start the run again to resume it`,
+    { code: 'debate-failed' },
+  );
 }
 
 function stopReason(

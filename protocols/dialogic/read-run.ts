@@ -57,13 +57,22 @@ export type LooseBaseline = z.infer<typeof LooseBaseline>;
 /** Accepts a run file, or an object holding one under `run` (and maybe a `baseline`). */
 export function readRun(input: unknown, baselineInput?: unknown): { run: LooseRun; baseline?: LooseBaseline } {
   const holder = input && typeof input === 'object' && 'run' in input ? (input as { run: unknown; baseline?: unknown }) : undefined;
-  const parsed = LooseRun.safeParse(holder ? holder.run : input);
+  const candidate = holder ? holder.run : input;
+  // Every field has a default: without this check any JSON object (a package.json) would read as an empty run.
+  if (!looksLikeRun(candidate)) throw new Error('not a dialogic run file: it has neither submitted_terms nor dropped_terms');
+  const parsed = LooseRun.safeParse(candidate);
   if (!parsed.success) {
     throw new Error(`not a dialogic run file: ${parsed.error.issues[0]?.path.join('.') ?? ''} ${parsed.error.issues[0]?.message ?? ''}`.trim());
   }
   const baselineSource = baselineInput ?? holder?.baseline;
   const baseline = baselineSource === undefined ? undefined : LooseBaseline.safeParse(baselineSource);
   return { run: parsed.data, ...(baseline?.success && { baseline: baseline.data }) };
+}
+
+function looksLikeRun(value: unknown): boolean {
+  if (!value || typeof value !== 'object' || Array.isArray(value)) return false;
+  const run = value as Record<string, unknown>;
+  return Array.isArray(run.submitted_terms) || Array.isArray(run.dropped_terms) || run.protocol === 'minimal-seed-dialogic';
 }
 
 export type Action = 'KEEP' | 'REFINE' | 'DROP' | 'OTHER';

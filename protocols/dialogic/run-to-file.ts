@@ -1,6 +1,5 @@
-import { mkdir } from 'node:fs/promises';
 import { basename, dirname, extname, join, resolve } from 'node:path';
-import { openAuditLog } from '../../state/audit-log.js';
+import { makePrivateDir, openPrivateAuditLog } from '../../state/private-files.js';
 import type { Backend } from '../../wrapper/backend.js';
 import { createBackend } from '../../wrapper/model-spec.js';
 import type { RunProgress } from '../run-protocol.js';
@@ -26,7 +25,7 @@ export interface RunToFileOptions {
 export async function runDialogicToFile(config: DialogicConfigInput | DialogicConfig, options: RunToFileOptions): Promise<DialogicRunOutput> {
   const outPath = resolve(options.outPath);
   const dir = resolve(options.dir ?? join(dirname(outPath), `${basename(outPath, extname(outPath))}.run`));
-  await mkdir(dir, { recursive: true });
+  await makePrivateDir(dir);
   const backends = new Map<string, Backend>();
   const backendFor =
     options.backendFor ??
@@ -41,7 +40,7 @@ export async function runDialogicToFile(config: DialogicConfigInput | DialogicCo
   const output = await runDialogic(config, {
     runId: basename(dir).replace(/[^A-Za-z0-9_-]/g, '-'),
     dir,
-    audit: openAuditLog(join(dir, 'audit.jsonl')),
+    audit: await openPrivateAuditLog(join(dir, 'audit.jsonl')),
     backendFor,
     signal: options.signal ?? new AbortController().signal,
     progress: options.onProgress ?? (() => undefined),

@@ -1,7 +1,8 @@
 import type { TopLevelSpec } from 'vega-lite';
 import type { DeliberationState } from '../../schemas/argumentation.js';
 import type { AuditRecord } from '../../state/audit-log.js';
-import { bucketOf, challengeTimeline, phaseOf, refText } from './argumentation-data.js';
+import { challengeTimeline, phaseOf } from '../argumentation/timeline.js';
+import { bucketOf, refText } from './argumentation-data.js';
 import { barChart, vegaLiteSvg } from './charts.js';
 import { cards, esc, figure, header, page, table, tag } from './html.js';
 
@@ -19,6 +20,7 @@ export async function argumentationHtml(state: DeliberationState, audit: readonl
       ['status', state.status],
       ...(state.termination ? ([['ended by', state.termination.reason]] as [string, unknown][]) : []),
     ]),
+    recommendation(state),
     cards([
       ['agreed', b.agreed.length],
       ['dismissed', b.dismissed.length],
@@ -31,19 +33,19 @@ export async function argumentationHtml(state: DeliberationState, audit: readonl
     state.material ? `<details><summary>Material given with the question</summary><blockquote>${esc(state.material)}</blockquote></details>` : '',
     '<h2>Buckets</h2>',
     bucketSection('agreed', 'Agreed', ['point', 'claim', 'evidence', 'reason'], b.agreed.map((i) => [
-      { html: `<b>${esc(i.pointId)}</b> ${esc(refText(state, i.pointId))}` },
+      pointCell(state, i.pointId),
       i.claimType,
-      { html: `${tag(i.evidenceType, i.evidenceType === 'n/a' ? 'na' : 'agreed').html}${i.evidence ? ` <span class="muted">${esc(i.evidence)}</span>` : ''}` },
+      { html: `${tag(i.evidenceType, i.evidenceType === 'n/a' ? 'na' : 'agreed').html}${i.premises?.length ? ` <span class="muted">from ${esc(i.premises.join(', '))}</span>` : ''}${i.evidence ? ` <span class="muted">${esc(i.evidence)}</span>` : ''}` },
       i.reason,
     ])),
-    bucketSection('dismissed', 'Dismissed', ['point', 'tag', 'reason'], b.dismissed.map((i) => [{ html: `<b>${esc(i.pointId)}</b> ${esc(refText(state, i.pointId))}` }, tag(i.tag, 'dismissed'), i.reason])),
+    bucketSection('dismissed', 'Dismissed', ['point', 'tag', 'reason'], b.dismissed.map((i) => [pointCell(state, i.pointId), tag(i.tag, 'dismissed'), i.reason])),
     bucketSection('unresolved', 'Unresolved', ['point', 'status', 'crux', 'what would settle it'], b.unresolved.map((i) => [
-      { html: `<b>${esc(i.pointId)}</b> ${esc(refText(state, i.pointId))}` },
+      pointCell(state, i.pointId),
       tag(i.status, 'unresolved'),
       i.crux,
       [i.measurement && `measure ${i.measurement}`, i.threshold && `threshold ${i.threshold}`, i.verdictChange].filter(Boolean).join('; ') || null,
     ])),
-    bucketSection('not-evaluated', 'Not evaluated', ['ref', 'reason', 'note'], state.notEvaluated.map((i) => [{ html: `<b>${esc(i.ref)}</b> ${esc(refText(state, i.ref))}` }, tag(i.reason), i.note])),
+    bucketSection('not-evaluated', 'Not evaluated', ['ref', 'reason', 'note'], state.notEvaluated.map((i) => [pointCell(state, i.ref), tag(i.reason), i.note])),
     state.surfacedQuestions.length ? `<h3>Surfaced questions</h3><ul>${state.surfacedQuestions.map((q) => `<li><b>${esc(q.id)}</b> ${esc(q.text)}</li>`).join('')}</ul>` : '',
     '<h2>Challenges over iterations and phases</h2>',
     await timelineFigure(state, audit),
@@ -57,6 +59,20 @@ export async function argumentationHtml(state: DeliberationState, audit: readonl
   return page({ title: state.question, kind: 'Argumentation', body });
 }
 
+/** The orchestrator's answer leads, as in the Markdown report. */
+function recommendation(state: DeliberationState): string {
+  const r = state.recommendation;
+  if (!r) return '';
+  const caveats = r.caveats.filter((c) => c.trim());
+  return [
+    '<section class="recommendation"><h2>Recommendation</h2>',
+    r.text.split(/\n\s*\n/).map((p) => `<p>${esc(p.trim())}</p>`).join(''),
+    `<p>Confidence: ${tag(r.confidence, r.confidence === 'high' ? 'agreed' : r.confidence === 'low' ? 'dismissed' : 'unresolved').html}</p>`,
+    caveats.length ? `<p><b>Caveats</b></p><ul>${caveats.map((c) => `<li>${esc(c)}</li>`).join('')}</ul>` : '',
+    '</section>',
+  ].join('');
+}
+
 function warnings(state: DeliberationState): string {
   const out: string[] = [];
   const report = state.report?.json;
@@ -64,6 +80,13 @@ function warnings(state: DeliberationState): string {
   if (report?.inconclusive) out.push(`Inconclusive: nothing was agreed or dismissed. To unblock: ${report.unblock.join('; ') || 'see Unresolved'}.`);
   if (!state.report) out.push('Not synthesized yet: this is the state as it stands, not a final report.');
   return out.map((text) => `<p class="warn">${esc(text)}</p>`).join('\n');
+}
+
+/** A point as the report states it: a partial concession shows the narrowed claim first. */
+function pointCell(state: DeliberationState, ref: string): { html: string } {
+  const narrowed = state.points.find((p) => p.id === ref)?.narrowed;
+  const text = narrowed ? `${esc(narrowed)} <span class="muted">(narrowed from: ${esc(refText(state, ref))})</span>` : esc(refText(state, ref));
+  return { html: `<b>${esc(ref)}</b> ${text}` };
 }
 
 function bucketSection(cls: string, title: string, headers: string[], rows: Parameters<typeof table>[1]): string {
@@ -164,8 +187,10 @@ function reviews(state: DeliberationState): string {
   if (st.objection) parts.push(`<h3>Stress test${st.severity ? ` (${esc(st.severity)})` : ''}</h3><blockquote>${esc(st.objection)}</blockquote>${st.response ? `<p><b>Response:</b> ${esc(st.response)}</p>` : ''}`);
   const arb = state.arbitration;
   if (arb) {
-    parts.push(`<h3>Arbitration: ${esc(Math.round(arb.flaggedRatio * 100))}% flagged</h3>`);
-    parts.push(table(['item', 'flagged', 'note'], arb.items.map((i) => [i.ref, i.flagged ? tag('flagged', 'dismissed') : tag('ok', 'agreed'), i.note ?? null])));
+    const flagged = arb.items.filter((i) => i.flagged).length;
+    parts.push(`<h3>Arbitration: ${esc(flagged)} of ${esc(arb.items.length)} flagged (${esc(Math.round(arb.flaggedRatio * 100))}%)${arb.reviewer ? ` <span class="muted">by ${esc(arb.reviewer)}</span>` : ''}</h3>`);
+    parts.push(table(['item', 'flagged', "arbiter's reason"], arb.items.map((i) => [i.ref, i.flagged ? tag('flagged', 'dismissed') : tag('ok', 'agreed'), i.note ?? null])));
+    if (arb.remarks?.trim()) parts.push(`<p><b>Remarks</b></p><blockquote>${esc(arb.remarks.trim())}</blockquote>`);
   }
   return parts.length ? `<h2>Reviews</h2>${parts.join('\n')}` : '';
 }

@@ -2,7 +2,7 @@ import { analyzeDebate } from '../debate/analyze.js';
 import { measureDialogic } from '../dialogic/analyze.js';
 import { barChart, lineChart } from './charts.js';
 import { esc, figure, fmt, page, pct, table } from './html.js';
-import { mdSection, mdTable, mdText } from './markdown.js';
+import { mdSection, mdTable, mdText } from '../markdown.js';
 import type { ReportKind, ReportSource } from './source.js';
 
 type Row = [string, ...(string | number | null)[]];

@@ -1,7 +1,7 @@
 import { analyzeDebate } from '../debate/analyze.js';
 import { DebateTranscript } from '../../schemas/debate.js';
 import { fmt } from './html.js';
-import { mdQuote, mdSection, mdTable, mdText } from './markdown.js';
+import { mdQuote, mdSection, mdTable, mdText } from '../markdown.js';
 
 export function debateMarkdown(input: unknown): string {
   const transcript = DebateTranscript.parse(input);

@@ -1,6 +1,6 @@
 import { renderMeasures } from '../dialogic/analyze.js';
 import { baselineColumns, dialogicView } from './dialogic-data.js';
-import { mdSection, mdTable, mdText } from './markdown.js';
+import { mdSection, mdTable, mdText } from '../markdown.js';
 
 const pct = (value: number | null): string => (value === null ? '–' : `${(value * 100).toFixed(1)}%`);
 

@@ -54,6 +54,7 @@ td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; white-sp
 details { border: 1px solid var(--line); border-radius: 6px; padding: 6px 12px; margin: 6px 0; }
 details summary { cursor: pointer; font-weight: 600; }
 blockquote { margin: 8px 0; padding: 8px 14px; background: var(--panel); border-left: 4px solid var(--accent); white-space: pre-wrap; overflow-wrap: anywhere; }
+.recommendation p { white-space: pre-line; }
 .warn { background: #fff4e0; border: 1px solid #f0c36d; padding: 8px 12px; border-radius: 6px; }
 footer { margin-top: 48px; color: var(--muted); font-size: 12px; }
 `;

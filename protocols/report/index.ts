@@ -3,8 +3,8 @@
  * inline SVG, no scripts) or a Markdown summary, for an argumentation state, a dialogic run or a
  * debate transcript; and side-by-side comparisons of several. Every run string is escaped.
  */
+import { deliberationMarkdown } from '../argumentation/report-markdown.js';
 import { argumentationHtml } from './argumentation-html.js';
-import { argumentationMarkdown } from './argumentation-md.js';
 import { dialogicHtml } from './dialogic-html.js';
 import { dialogicMarkdown } from './dialogic-md.js';
 import { debateHtml } from './debate-html.js';
@@ -14,7 +14,7 @@ import type { ReportSource } from './source.js';
 export { detectKind, loadReportSource, sourceFromData, type ReportKind, type ReportSource } from './source.js';
 export { compareHtml, compareMarkdown } from './compare.js';
 export { esc } from './html.js';
-export { mdText } from './markdown.js';
+export { mdText } from '../markdown.js';
 
 export function reportHtml(source: ReportSource): Promise<string> {
   if (source.kind === 'argumentation') return argumentationHtml(source.state, source.audit);
@@ -23,7 +23,7 @@ export function reportHtml(source: ReportSource): Promise<string> {
 }
 
 export function reportMarkdown(source: ReportSource): string {
-  if (source.kind === 'argumentation') return argumentationMarkdown(source.state, source.audit);
+  if (source.kind === 'argumentation') return deliberationMarkdown(source.state, { record: true, audit: source.audit });
   if (source.kind === 'dialogic') return dialogicMarkdown(source.run, source.baseline);
   return debateMarkdown(source.transcript);
 }

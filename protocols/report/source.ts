@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { basename, dirname, extname, join } from 'node:path';
 import { DeliberationState } from '../../schemas/argumentation.js';
 import { parseAuditLines, type AuditRecord } from '../../state/audit-log.js';
+import { readJsonFile } from '../../state/json-text.js';
 
 export type ReportKind = 'argumentation' | 'dialogic' | 'debate';
 
@@ -41,7 +42,7 @@ export function sourceFromData(input: unknown, extras: { label?: string; audit?:
 
 async function readJsonIfPresent(path: string): Promise<unknown> {
   try {
-    return JSON.parse(await readFile(path, 'utf8'));
+    return await readJsonFile(path, basename(path));
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw error;
@@ -53,7 +54,7 @@ async function readJsonIfPresent(path: string): Promise<unknown> {
  * a dialogic run's `baseline.json` (in its run folder `<name>.run/`, or beside it in a server run folder).
  */
 export async function loadReportSource(path: string): Promise<ReportSource> {
-  const data: unknown = JSON.parse(await readFile(path, 'utf8'));
+  const data = await readJsonFile(path, basename(path));
   const stem = join(dirname(path), basename(path, extname(path)));
   const label = basename(path);
   const kind = detectKind(data);

@@ -1,20 +1,53 @@
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { parse as parseYaml } from 'yaml';
-import { LabelledValue, SweepMatrix, type SweepMatrixInput, type SweepRunPlan } from '../../schemas/sweep.js';
+import { FORBIDDEN_KEYS, LabelledValue, SweepMatrix, type SweepMatrixInput, type SweepRunPlan } from '../../schemas/sweep.js';
 
 /** Reads a sweep file (YAML or JSON, which is YAML too) and validates it. */
 export async function loadSweepMatrix(path: string): Promise<SweepMatrix> {
   return parseSweepMatrix(parseYaml(await readFile(path, 'utf8')));
 }
 
+/** More runs than any sweep needs: a file that expands beyond it is a mistake, refused before anything is allocated. */
+export const MAX_SWEEP_RUNS = 100_000;
+
 export function parseSweepMatrix(input: unknown): SweepMatrix {
+  const protoAt = protoKeyPath(input, []);
+  if (protoAt) throw new Error(`invalid sweep file at ${protoAt}: the key __proto__ is not allowed`);
   const parsed = SweepMatrix.safeParse(input);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     throw new Error(`invalid sweep file at ${issue?.path.join('.') || '(top)'}: ${issue?.message ?? 'unknown problem'}`);
   }
+  const runs = runCountOf(parsed.data);
+  if (runs > MAX_SWEEP_RUNS) {
+    const combinations = runs / parsed.data.repetitions;
+    throw new Error(
+      `the sweep file expands to ${formatCount(combinations)} combinations x ${parsed.data.repetitions} repetitions = ${formatCount(runs)} runs; at most ${formatCount(MAX_SWEEP_RUNS)}: fewer values or repetitions, or several sweep files`,
+    );
+  }
   return parsed.data;
+}
+
+/** Combinations times repetitions, computed without expanding anything (Infinity past Number's range). */
+function runCountOf(matrix: SweepMatrix): number {
+  const combinations = matrix.runs ? matrix.runs.length : Object.values(matrix.matrix ?? {}).reduce((count, values) => count * values.length, 1);
+  return combinations * matrix.repetitions;
+}
+
+const formatCount = (n: number): string => (Number.isFinite(n) ? n.toLocaleString('en-US') : 'too many');
+
+/** Where an own `__proto__` key sits (YAML and JSON.parse make one; assigning it elsewhere would set a prototype). */
+function protoKeyPath(value: unknown, path: string[], seen = new Set<object>()): string | undefined {
+  // YAML aliases may share (or nest) a node: each is looked at once.
+  if (typeof value !== 'object' || value === null || seen.has(value)) return undefined;
+  seen.add(value);
+  if (Object.hasOwn(value, '__proto__')) return [...path, '__proto__'].join('.');
+  for (const [key, item] of Object.entries(value)) {
+    const found = protoKeyPath(item, [...path, key], seen);
+    if (found) return found;
+  }
+  return undefined;
 }
 
 interface Choice {
@@ -25,7 +58,7 @@ interface Choice {
 
 /** Every run of the sweep in a fixed order: combinations in product order, repetitions inside. */
 export function expandSweep(input: SweepMatrix | SweepMatrixInput): SweepRunPlan[] {
-  const matrix = SweepMatrix.parse(input);
+  const matrix = parseSweepMatrix(input);
   const combinations = matrix.runs ? matrix.runs.map((entry) => Object.entries(entry).map(([param, value]) => choiceOf(param, value))) : product(matrix.matrix ?? {});
   const plans: SweepRunPlan[] = [];
   for (const combination of combinations) {
@@ -58,6 +91,10 @@ function choiceOf(param: string, value: unknown): Choice {
   if (labelled.success && isPlainObject(value)) {
     return { param, label: labelled.data.label ?? shortHash(labelled.data.set), set: labelled.data.set };
   }
+  if (isPlainObject(value) && Object.hasOwn(value, 'set') && !labelled.success) {
+    const issue = labelled.error.issues[0];
+    throw new Error(`invalid sweep file at ${[param, ...(issue?.path ?? [])].join('.')}: ${issue?.message ?? 'not a {label, set} value'}`);
+  }
   return { param, label: labelOf(value), set: { [param]: value } };
 }
 
@@ -68,12 +105,14 @@ function labelOf(value: unknown): string {
   return shortHash(value);
 }
 
-/** Sets `a.b.c` inside `target`; a null value removes the key. */
+/** Sets `a.b.c` inside `target`; a null value removes the key. Only own keys are walked, never a prototype. */
 export function setPath(target: Record<string, unknown>, path: string, value: unknown): void {
   const parts = path.split('.');
+  const forbidden = parts.find((part) => FORBIDDEN_KEYS.has(part));
+  if (forbidden !== undefined) throw new Error(`sweep path "${path}" names "${forbidden}": config paths may not reach into prototypes`);
   let node = target;
   for (const part of parts.slice(0, -1)) {
-    const next = node[part];
+    const next = Object.hasOwn(node, part) ? node[part] : undefined;
     if (!isPlainObject(next)) node[part] = {};
     node = node[part] as Record<string, unknown>;
   }

@@ -1,19 +1,18 @@
 import { describe, expect, it } from 'vitest';
 import type { DeliberationState } from '../../schemas/argumentation.js';
 import { phaseFor } from '../../protocols/argumentation/index.js';
-import { agreeValue, apply, refusedWith, skeptical, start, step, withTwoPoints } from './helpers.js';
+import { advance, agreeValue, apply, judge, judged, points, refusedWith, reply, skeptical, start, step, withTwoPoints } from './helpers.js';
 
-/** One round in which the consultee defends C1 and the orchestrator rebuts, so C1 stays open. */
-function holdRound(s: DeliberationState, extra = ''): DeliberationState {
-  s = step(s, 'reply_record', { text: `Re C1: still holds. INFERENCE${extra}` });
-  s = step(s, 'challenge_resolve', { challengeId: 'C1', verdict: 'rebutted', reason: 'the argument does not change the facts' });
-  return s;
+const rebut = { challenges: [{ id: 'C1', verdict: 'rebutted', reason: 'the argument does not change the facts' }] };
+
+/** One round in which the consultee defends C1 and the orchestrator rebuts (C1 stays open), then advances. */
+function holdRound(s: DeliberationState): DeliberationState {
+  return judged(reply(s, 'Re C1: still holds. INFERENCE'), { ...rebut, ...advance });
 }
 
+/** n=2 with C1 open on P1.1 and P1.2 agreed. */
 function contested(mode: 'standard' | 'minimal' = 'standard'): DeliberationState {
-  let s = step(withTwoPoints({ mode }), 'point_evaluate', { pointId: 'P1.1', ...skeptical });
-  s = step(s, 'point_evaluate', { pointId: 'P1.2', ...agreeValue });
-  return step(s, 'iteration_advance', {});
+  return judged(withTwoPoints({ mode }), { ...points(['P1.1', skeptical], ['P1.2', agreeValue]), ...advance });
 }
 
 describe('phase function', () => {
@@ -22,20 +21,22 @@ describe('phase function', () => {
   });
 
   it('refuses to advance without a valid reply', () => {
-    const legal = refusedWith(apply(start(), 'iteration_advance', {}), 'valid-reply-required');
-    expect(legal).toContain('reply_record');
+    const legal = refusedWith(judge(start(), advance), 'valid-reply-required');
+    expect(legal).toEqual(['delib_consult']);
+  });
+
+  it('the default mode is minimal', () => {
+    expect([start().mode, start().phase]).toEqual(['minimal', 'CONSTRUCTIVE']);
   });
 });
 
 describe('extended CONSTRUCTIVE and the cap', () => {
   it('extends to n=3 when a dispute is unaddressed at the end of n=2, then runs to the cap of 8', () => {
     let s = holdRound(contested());
-    s = step(s, 'iteration_advance', {});
     expect([s.n, s.phase, s.extendedConstructive]).toEqual([3, 'CONSTRUCTIVE', true]);
     const phases: string[] = [];
     while (s.status === 'active') {
       s = holdRound(s);
-      s = step(s, 'iteration_advance', {});
       phases.push(`${s.n}:${s.phase}`);
     }
     expect(phases).toEqual(['4:DEVELOPMENT', '5:DEVELOPMENT', '6:CRYSTALLIZATION', '7:CRYSTALLIZATION', '8:CRYSTALLIZATION', '8:CRYSTALLIZATION']);
@@ -44,130 +45,123 @@ describe('extended CONSTRUCTIVE and the cap', () => {
   });
 
   it('minimal mode runs no coverage extension', () => {
-    let s = holdRound(contested('minimal'));
-    s = step(s, 'iteration_advance', {});
+    const s = holdRound(contested('minimal'));
     expect([s.n, s.phase, s.extendedConstructive]).toEqual([3, 'DEVELOPMENT', false]);
   });
 
-  it('extends when a warranted stress test has not run; the stress test is recorded inside CONSTRUCTIVE', () => {
-    let s = step(withTwoPoints(), 'point_evaluate', { pointId: 'P1.1', ...agreeValue });
-    s = step(s, 'point_evaluate', { pointId: 'P1.2', ...agreeValue });
-    s = step(s, 'iteration_advance', {});
-    s = step(s, 'reply_record', { text: '1. Both hold up. INFERENCE' });
-    s = step(s, 'point_triage', { pointId: 'P2.1', triage: 'in-scope', reason: 'a summary of the same answer' });
-    s = step(s, 'point_evaluate', { pointId: 'P2.1', ...agreeValue });
-    s = step(s, 'iteration_advance', { stressTestWarranted: true });
-    expect([s.n, s.phase, s.extendedConstructive, s.stressTest.required]).toEqual([3, 'CONSTRUCTIVE', true, true]);
-    s = step(s, 'reply_record', { text: '1. Strongest objection: Redis licensing changed. EVIDENCE: redis.io/legal' });
-    s = step(s, 'point_triage', { pointId: 'P3.1', triage: 'in-scope', reason: 'licensing affects the choice' });
-    s = step(s, 'point_evaluate', { pointId: 'P3.1', ...agreeValue });
-    s = step(s, 'stress_test_record', { objection: 'Redis licensing changed', severity: 'mitigable', response: 'Valkey is a drop-in fork' });
-    refusedWith(apply(s, 'stress_test_record', { objection: 'x', severity: 'fatal', response: 'y' }), 'stress-test-done');
-    s = step(s, 'iteration_advance', {});
-    expect([s.n, s.phase]).toEqual([4, 'DEVELOPMENT']);
-  });
-
   it('minimal and quick modes refuse the stress test', () => {
-    refusedWith(apply(withTwoPoints({ mode: 'minimal' }), 'stress_test_record', { objection: 'o', severity: 'fatal', response: 'r' }), 'mode-minimal');
-    refusedWith(apply(withTwoPoints({ mode: 'quick' }), 'stress_test_record', { objection: 'o', severity: 'fatal', response: 'r' }), 'mode-quick');
+    const stressTest = { objection: 'o', severity: 'fatal', response: 'r' };
+    refusedWith(judge(withTwoPoints({ mode: 'minimal' }), { stressTest }), 'mode-minimal');
+    refusedWith(judge(withTwoPoints({ mode: 'quick' }), { stressTest }), 'mode-quick');
   });
 });
 
 describe('format failures', () => {
   it('do not increment n nor burn a defense window; two in a row exit early (quality)', () => {
     let s = contested();
-    s = step(s, 'reply_record', { text: 'Well, it depends on many things.' });
+    s = reply(s, 'Well, it depends on many things.');
     expect([s.n, s.replyRecorded, s.counters.consecutiveFormatFailures]).toEqual([2, false, 1]);
     expect(s.challenges[0]).toMatchObject({ status: 'open', reminderSent: false });
-    refusedWith(apply(s, 'iteration_advance', {}), 'valid-reply-required');
-    const recovered = step(s, 'reply_record', { text: 'Re C1: warm restarts. INFERENCE' });
-    expect(recovered.counters.consecutiveFormatFailures).toBe(0);
-    s = step(s, 'reply_record', { text: '1. I verified it and it works.' });
+    refusedWith(judge(s, advance), 'valid-reply-required');
+    expect(reply(s, 'Re C1: warm restarts. INFERENCE').counters.consecutiveFormatFailures).toBe(0);
+    s = reply(s, '1. I verified it and it works.');
     expect(s.status).toBe('terminated');
     expect(s.termination?.reason).toBe('early-exit-quality');
   });
 
-  it('the orchestrator may declare a failure the parser cannot see', () => {
+  it('the orchestrator may declare a failure the reader cannot see', () => {
     const s = step(contested(), 'reply_record', { text: '1. Warm restarts matter. INFERENCE', formatFailure: 'answered C1 without its id' });
     expect(s.counters.lastFailure).toBe('answered C1 without its id');
     expect(s.points).toHaveLength(2);
   });
+
+  it('"No further points." is a valid reply, not a failure and not a point', () => {
+    const s = reply(contested(), 'Re C1: still holds. INFERENCE\n\nNo further points.');
+    expect([s.replyRecorded, s.counters.consecutiveFormatFailures, s.points.length]).toEqual([true, 0, 2]);
+  });
 });
 
 describe('late content by phase', () => {
-  it('DEVELOPMENT sends new arguments to Not Evaluated but admits extensions and evidence', () => {
-    let s = holdRound(contested());
-    s = step(s, 'iteration_advance', {});
-    s = holdRound(s);
-    s = step(s, 'iteration_advance', {});
-    expect(s.phase).toBe('DEVELOPMENT');
-    s = step(s, 'reply_record', { text: 'Re C1: holds. INFERENCE\n1. A brand new idea: use SQLite. GUESS\n2. Extending P1.2: ops cost is lower. INFERENCE\n3. Benchmarks show 1M ops/s. EVIDENCE: bench.txt:3' });
+  it('DEVELOPMENT sends new arguments to Not Evaluated whatever their label, but admits extensions and evidence on existing points', () => {
+    const s0 = holdRound(holdRound(contested()));
+    expect([s0.n, s0.phase]).toEqual([4, 'DEVELOPMENT']);
+    const s = reply(s0, 'Re C1: holds. INFERENCE\n1. A brand new idea: use SQLite. GUESS\n2. Extending P1.2: ops cost is lower. INFERENCE\n3. Benchmarks on P1.1 show 1M ops/s. EVIDENCE: bench.txt:3\n4. Benchmarks show 2M ops/s. EVIDENCE: bench.txt:4');
     expect(s.points.slice(2).map((p) => [p.id, p.status])).toEqual([
       ['P4.1', 'not-evaluated'],
       ['P4.2', 'pending-triage'],
       ['P4.3', 'pending-triage'],
+      ['P4.4', 'not-evaluated'],
     ]);
-    expect(s.notEvaluated[0]).toMatchObject({ ref: 'P4.1', reason: 'phase-violation' });
+    expect(s.notEvaluated.map((n) => [n.ref, n.reason])).toEqual([
+      ['P4.1', 'phase-violation'],
+      ['P4.4', 'phase-violation'],
+    ]);
   });
 
   it('CRYSTALLIZATION closes new arguments; only decisive evidence stays in play', () => {
-    let s = holdRound(contested());
-    for (let i = 0; i < 3; i += 1) {
-      s = step(s, 'iteration_advance', {});
-      s = holdRound(s);
-    }
-    s = step(s, 'iteration_advance', {});
+    let s = contested();
+    for (let i = 0; i < 4; i += 1) s = holdRound(s);
     expect([s.n, s.phase]).toEqual([6, 'CRYSTALLIZATION']);
-    s = step(s, 'reply_record', { text: 'Re C1: holds. INFERENCE\n1. New idea. GUESS\n2. Measured p99 2ms. EVIDENCE: bench.txt:9\n3. More numbers. EVIDENCE: bench.txt:10' });
-    expect(s.notEvaluated.find((n) => n.ref === 'P6.1')?.reason).toBe('phase-closed');
-    s = step(s, 'point_triage', { pointId: 'P6.2', triage: 'in-scope', reason: 'it directly contradicts P1.1', decisive: true });
-    s = step(s, 'point_triage', { pointId: 'P6.3', triage: 'in-scope', reason: 'related numbers, not decisive' });
+    s = reply(s, 'Re C1: holds. INFERENCE\n1. New idea. GUESS\n2. Measured p99 2ms against P1.1. EVIDENCE: bench.txt:9\n3. More numbers on P1.1. EVIDENCE: bench.txt:10\n4. A trace of P1.1 failing. EVIDENCE: trace.txt:2\n5. Inference on P1.1. INFERENCE');
+    expect(s.notEvaluated.map((n) => [n.ref, n.reason])).toEqual([
+      ['P6.1', 'phase-closed'],
+      ['P6.5', 'phase-closed'],
+    ]);
+    // A verdict on such evidence must say it is decisive; triaged alone without it, it is not evaluated.
+    expect(refusedWith(judge(s, points(['P6.2', agreeValue])), 'decisive-evidence')).toEqual(['triage', 'verdict']);
+    s = judged(s, points(['P6.2', { triage: 'in-scope', decisive: true }], ['P6.3', { triage: 'in-scope' }], ['P6.4', { ...agreeValue, decisive: true }]));
     expect(s.points.find((p) => p.id === 'P6.2')?.status).toBe('pending-evaluation');
     expect(s.notEvaluated.find((n) => n.ref === 'P6.3')?.reason).toBe('non-decisive-evidence');
+    expect(s.points.find((p) => p.id === 'P6.4')?.status).toBe('agreed');
   });
 });
 
 describe('termination and deadlock', () => {
   it('converges when nothing is open, no new points arrive and the disputed list is unchanged', () => {
-    let s = step(withTwoPoints(), 'point_evaluate', { pointId: 'P1.1', ...agreeValue });
-    s = step(s, 'point_evaluate', { pointId: 'P1.2', ...agreeValue });
-    s = step(s, 'iteration_advance', {});
-    s = step(s, 'reply_record', { text: 'Re C9: nothing further to add. INFERENCE' });
-    s = step(s, 'iteration_advance', {});
+    let s = judged(withTwoPoints(), { ...points(['P1.1', agreeValue], ['P1.2', agreeValue]), ...advance });
+    expect(s.n).toBe(2);
+    s = judged(reply(s, 'No further points.'), advance);
     expect(s.termination?.reason).toBe('convergence');
-    refusedWith(apply(s, 'reply_record', { text: '1. x' }), 'deliberation-terminated');
+    expect(refusedWith(apply(s, 'reply_record', { text: '1. x' }), 'deliberation-terminated')).toEqual(['delib_synthesize']);
+  });
+
+  it('a new point keeps it going; a judgment that ends it can carry the synthesis', () => {
+    let s = judged(withTwoPoints(), { ...points(['P1.1', agreeValue], ['P1.2', agreeValue]), ...advance });
+    s = judged(reply(s, '1. Both hold for a team of five. INFERENCE'), { ...points(['P2.1', agreeValue]), ...advance });
+    expect([s.n, s.status]).toEqual([3, 'active']);
+    const recommendation = { recommendation: 'Memcached: simpler for a small team.', confidence: 'high' };
+    const r = judge(reply(s, 'Nothing further.'), { ...advance, synthesis: recommendation });
+    expect(r.ok && r.state.report?.markdown).toContain('Memcached: simpler for a small team.');
+    expect(r.ok && r.state.recommendation).toMatchObject({ text: recommendation.recommendation, confidence: 'high' });
   });
 
   it('early exit (trivial) only by n=2 with nothing disputed', () => {
-    const s = step(withTwoPoints(), 'point_evaluate', { pointId: 'P1.1', ...skeptical });
-    refusedWith(apply(step(s, 'point_evaluate', { pointId: 'P1.2', ...agreeValue }), 'iteration_advance', { trivial: true }), 'early-exit-trivial');
-    let t = step(withTwoPoints(), 'point_evaluate', { pointId: 'P1.1', ...agreeValue });
-    t = step(t, 'point_evaluate', { pointId: 'P1.2', ...agreeValue });
-    expect(step(t, 'iteration_advance', { trivial: true }).termination?.reason).toBe('early-exit-trivial');
+    const s = judged(withTwoPoints(), points(['P1.1', skeptical], ['P1.2', agreeValue]));
+    refusedWith(judge(s, { phase: { trivial: true } }), 'early-exit-trivial');
+    const t = judged(withTwoPoints(), points(['P1.1', agreeValue], ['P1.2', agreeValue]));
+    expect(judged(t, { phase: { trivial: true } }).termination?.reason).toBe('early-exit-trivial');
   });
 
   it('deadlock after 3+ iterations: missing data -> Blocked + surfaced question; definitional retries once; criteria -> tradeoff', () => {
-    let s = holdRound(contested());
-    s = step(s, 'iteration_advance', {});
-    s = holdRound(s);
-    s = step(s, 'iteration_advance', {});
+    let s = holdRound(holdRound(contested()));
     expect(s.n).toBe(4);
-    s = step(s, 'reply_record', { text: 'Re C1: holds. INFERENCE' });
-    const deadlock = { challengeId: 'C1', verdict: 'deadlock', reason: 'neither side has latency numbers' };
+    s = reply(s, 'Re C1: holds. INFERENCE');
+    const deadlock = { id: 'C1', verdict: 'deadlock', reason: 'neither side has latency numbers' };
     expect(s.n - s.challenges[0]!.openedIter).toBe(3);
-    refusedWith(apply(s, 'challenge_resolve', { ...deadlock, deadlock: 'missing-data', measurement: 'p99' }), 'blocked-needs-measurement');
-    const blocked = step(s, 'challenge_resolve', { ...deadlock, deadlock: 'missing-data', measurement: 'p99 under load', threshold: '5 ms', verdictChange: 'above 5 ms the point falls' });
+    refusedWith(judge(s, { challenges: [{ ...deadlock, deadlock: 'missing-data', measurement: 'p99' }] }), 'blocked-needs-measurement');
+    const blocked = judged(s, { challenges: [{ ...deadlock, deadlock: 'missing-data', measurement: 'p99 under load', threshold: '5 ms', verdictChange: 'above 5 ms the point falls' }] });
     expect(blocked.buckets.unresolved[0]).toMatchObject({ pointId: 'P1.1', status: 'blocked' });
     expect(blocked.surfacedQuestions[0]?.pointId).toBe('P1.1');
-    const defn = step(s, 'challenge_resolve', { ...deadlock, deadlock: 'definitional', reason: 'cache means different things' });
+    const defn = judged(s, { challenges: [{ ...deadlock, deadlock: 'definitional', reason: 'cache means different things' }] });
     expect(defn.challenges[0]).toMatchObject({ status: 'open', clarificationRequested: true });
-    const tradeoff = step(s, 'challenge_resolve', { ...deadlock, deadlock: 'criteria', reason: 'speed versus simplicity' });
+    const tradeoff = judged(s, { challenges: [{ ...deadlock, deadlock: 'criteria', reason: 'speed versus simplicity' }] });
     expect(tradeoff.buckets.unresolved[0]).toMatchObject({ status: 'tradeoff' });
     expect(tradeoff.surfacedQuestions).toHaveLength(1);
   });
 
   it('refuses a deadlock classification too early', () => {
-    const s = step(contested(), 'reply_record', { text: 'Re C1: holds. INFERENCE' });
-    refusedWith(apply(s, 'challenge_resolve', { challengeId: 'C1', verdict: 'deadlock', deadlock: 'criteria', reason: 'speed versus simplicity' }), 'deadlock-too-early');
+    const s = reply(contested(), 'Re C1: holds. INFERENCE');
+    const legal = refusedWith(judge(s, { challenges: [{ id: 'C1', verdict: 'deadlock', deadlock: 'criteria', reason: 'speed versus simplicity' }] }), 'deadlock-too-early');
+    expect(legal).toEqual(['accepted', 'rejected', 'rebutted']);
   });
 });

@@ -15,6 +15,8 @@ const Expectation = z.discriminatedUnion('invoke', [
     mode: z.enum(['standard', 'minimal', 'quick']).optional(),
     framing: Framing.optional(),
     constraintsMention: z.array(z.string().min(1)).optional(),
+    materialMention: z.array(z.string().min(1)).optional(),
+    constraintsOmit: z.array(z.string().min(1)).optional(),
   }),
 ]);
 const EvalCase = z.strictObject({ id: z.string().regex(/^[a-z0-9-]+$/), request: z.string().min(20), expect: Expectation, why: z.string().min(10) });
@@ -31,8 +33,18 @@ describe('skill/evals/cases.json', () => {
     for (const c of file.cases) {
       if (!c.expect.invoke) continue;
       if (c.expect.protocol === 'argumentation') expect(c.expect.framing, c.id).toBeDefined();
-      else expect(c.expect.framing ?? c.expect.mode, c.id).toBeUndefined();
+      else expect(c.expect.framing ?? c.expect.mode ?? c.expect.materialMention, c.id).toBeUndefined();
     }
+  });
+
+  it('never expects what is under review among the constraints (they become unchallengeable user facts)', async () => {
+    for (const c of (await load()).cases) {
+      if (!c.expect.invoke) continue;
+      const omitted = c.expect.constraintsOmit ?? [];
+      expect(omitted.filter((needle) => c.expect.invoke && c.expect.constraintsMention?.includes(needle)), c.id).toEqual([]);
+    }
+    const critique = (await load()).cases.find((c) => c.id === 'retry-design-critique');
+    expect(critique?.expect).toMatchObject({ framing: 'critique-design', materialMention: expect.any(Array), constraintsOmit: expect.any(Array) });
   });
 
   it('covers all ten framings, all three modes, both run protocols and the invocation check', async () => {
@@ -73,5 +85,19 @@ describe('the eval runner grading (scripts/skill-evals.ts)', () => {
     expect(grade({ invoke: false }, calls)).toEqual(['expected no deliberation, got delib_start']);
     expect(grade({ invoke: true, protocol: 'debate' }, calls)).toEqual(['expected run_start, got delib_start']);
     expect(grade({ invoke: false }, [])).toEqual([]);
+  });
+
+  it('grades material against constraints, and a start without mode or framing by the server defaults', () => {
+    const design = { question: 'Tear my retry design apart', framing: 'critique-design', material: 'Fixed 30 s delay, 5 attempts, then dead-letter.', constraints: ['ships to 400 tenants'] };
+    const calls = [{ name: 'delib_start', input: design }];
+    expect(grade({ invoke: true, protocol: 'argumentation', mode: 'minimal', materialMention: ['30 S', 'dead-letter'], constraintsOmit: ['30'] }, calls)).toEqual([]);
+    const asFact = [{ name: 'delib_start', input: { ...design, material: undefined, constraints: ['fixed 30 s delay, 5 attempts'] } }];
+    expect(grade({ invoke: true, protocol: 'argumentation', mode: 'standard', framing: 'consultee-proposes', materialMention: ['30'], constraintsOmit: ['30'] }, asFact)).toEqual([
+      'mode minimal, expected standard',
+      'framing critique-design, expected consultee-proposes',
+      'material lacks "30"',
+      'constraints hold "30", which is under review (material)',
+    ]);
+    expect(grade({ invoke: true, protocol: 'argumentation', framing: 'consultee-proposes' }, [{ name: 'delib_start', input: { question: 'q' } }])).toEqual([]);
   });
 });

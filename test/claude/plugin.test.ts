@@ -131,7 +131,8 @@ describe('other MCP clients, configured as the README says', () => {
     try {
       const { tools } = await client.listTools();
       expect(tools.map((tool) => tool.name)).toEqual(expect.arrayContaining(['delib_start', 'delib_consult', 'run_start']));
-      const started = await client.callTool({ name: 'delib_start', arguments: { question: 'Is this configuration enough?', mode: 'minimal' } });
+      // consult: false: no Codex is reachable here, and the state file is what this test is after.
+      const started = await client.callTool({ name: 'delib_start', arguments: { question: 'Is this configuration enough?', mode: 'minimal', consult: false } });
       expect(started.isError).toBeFalsy();
       const id = (started.structuredContent as { deliberationId: string }).deliberationId;
       expect(JSON.parse(await readFile(path.join(state, 'deliberations', `${id}.json`), 'utf8'))).toBeTruthy();

@@ -2,14 +2,19 @@
  * Scripts for the two model servers of the plugin end-to-end test. The Anthropic side plays the
  * orchestrating model: it invokes the parley skill, then calls parley's tools as Claude Code names
  * them, choosing each call from the previous tool_result (orchestrator.ts). The Responses side
- * plays Codex: it answers from the prompt parley built (the iteration line, the open challenges).
+ * plays Codex: it answers from the prompt parley built (the iteration line, the open challenges or
+ * objections), and plays the arbiter when it gets the arbitration prompt.
  */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import type { AnthropicReply, AnthropicRequestRecord } from '../servers/scripted-anthropic.js';
 import type { ResponsesScriptStep } from '../servers/scripted-responses.js';
 import { decide, type Plan, type ToolResult } from './orchestrator.js';
 
 export const PLUGIN_TOOL_PREFIX = 'mcp__plugin_parley_parley__';
 export const SKILL_NAME = 'parley:parley';
+/** SKILL.md's title line: present in a request once Claude Code injected the skill's body. */
+export const SKILL_TITLE = /^# .+$/m.exec(readFileSync(path.resolve(import.meta.dirname, '../../SKILL.md'), 'utf8'))?.[0] ?? 'SKILL.md has no title';
 
 interface Block {
   type: string;
@@ -66,12 +71,19 @@ export function orchestratorScript(plan: Plan, log: OrchestratorLog): (req: Anth
       log.errors.push(`${toolName}: not JSON: ${resultText.slice(0, 200)}`);
       return { text: `ERROR: ${toolName} returned no JSON` };
     }
-    return next(plan, { tool: toolName.slice(PLUGIN_TOOL_PREFIX.length), result: parsed }, log);
+    return next(plan, { tool: toolName.slice(PLUGIN_TOOL_PREFIX.length), result: parsed }, log, earlierResults(messages, toolResult));
   };
 }
 
-function next(plan: Plan, last: Parameters<typeof decide>[1], log: OrchestratorLog): AnthropicReply {
-  const decision = decide(plan, last);
+function next(plan: Plan, last: Parameters<typeof decide>[1], log: OrchestratorLog, earlier: ToolResult[] = []): AnthropicReply {
+  let decision: ReturnType<typeof decide>;
+  try {
+    decision = decide(plan, last, earlier);
+  } catch (error) {
+    // A script that throws answers 500, and Claude Code retries for minutes: end the turn instead.
+    log.errors.push(`the script failed on ${last?.tool ?? 'the first turn'}: ${String(error)}`);
+    return { text: `ERROR: ${String(error)}` };
+  }
   if ('text' in decision) return { text: decision.text };
   return call(log, PLUGIN_TOOL_PREFIX + decision.tool, decision.input);
 }
@@ -83,7 +95,25 @@ function call(log: OrchestratorLog, name: string, input: Record<string, unknown>
 
 /** SKILL.md's body, as Claude Code injects it when the skill is invoked either way. */
 function mentionsSkill(messages: Message[]): boolean {
-  return JSON.stringify(messages).includes('The decisive-evidence test');
+  return JSON.stringify(messages).includes(SKILL_TITLE);
+}
+
+/** The parley results the conversation already holds before `latest`, oldest first (what the model has read so far). */
+function earlierResults(messages: Message[], latest: Block): ToolResult[] {
+  const out: ToolResult[] = [];
+  for (const message of messages) {
+    if (message.role !== 'user' || !Array.isArray(message.content)) continue;
+    for (const block of message.content) {
+      if (block.type !== 'tool_result' || block === latest || block.tool_use_id === latest.tool_use_id || block.is_error) continue;
+      if (!toolNameFor(messages, block.tool_use_id)?.startsWith(PLUGIN_TOOL_PREFIX)) continue;
+      try {
+        out.push(JSON.parse(flatten(block.content)) as ToolResult);
+      } catch {
+        // not a parley result the model could read as JSON
+      }
+    }
+  }
+  return out;
 }
 
 function toolNameFor(messages: Message[], toolUseId: string | undefined): string | undefined {
@@ -101,27 +131,46 @@ function flatten(content: unknown): string {
   return content.map((b: Block) => (b.type === 'text' ? (b.text ?? '') : '')).join('');
 }
 
-/** The Codex-side script: the first reply, then a defense of whatever challenge the prompt lists. */
-export function consulteeScript(firstReply: string, defense: (challengeId: string) => string): (req: { body: any }) => ResponsesScriptStep {
-  let defended: string | undefined;
+export interface ConsulteeReplies {
+  first: string;
+  /** Standard and minimal modes: the answer to an open challenge, by its id. */
+  defense: (challengeId: string) => string;
+  /** Quick mode: the answer to an objection, by the point's id. */
+  objection: (pointId: string) => string;
+  /** The arbiter's reply, given the item lines of the arbitration prompt. */
+  arbitration: (items: string[]) => string;
+}
+
+export const ARBITRATION_MARKER = 'You review the outcome of a deliberation';
+
+/**
+ * The Codex-side script, deciding from the prompt: the first reply; a defense of the challenge the
+ * prompt lists, or an answer to the objection (quick mode); "No further points." when nothing is
+ * asked; and the arbiter's lines when the prompt is the arbitration's.
+ */
+export function consulteeScript(replies: ConsulteeReplies): (req: { body: any }) => ResponsesScriptStep {
   return ({ body }) => {
-    const prompt = lastPrompt(body);
-    if (/Iteration 1\//.test(prompt)) return { text: firstReply };
-    const open = /Open challenges \(answer each by id\):\n(C\d+)/.exec(prompt)?.[1];
-    if (open) {
-      defended = open;
-      return { text: defense(open) };
+    const prompt = parleyPrompt(body);
+    if (prompt.includes(ARBITRATION_MARKER)) {
+      const items = /Items:\n([\s\S]*?)\n\n/.exec(`${prompt}\n\n`)?.[1] ?? '';
+      return { text: replies.arbitration(items.split('\n').filter((line) => /^P\d+\.\d+ /.test(line))) };
     }
-    return { text: `Re ${defended ?? 'C1'}: nothing to add; the defense stands.` };
+    if (/Iteration 1\//.test(prompt)) return { text: replies.first };
+    const challenge = /Open challenges \(answer each by id\):\n(C\d+)/.exec(prompt)?.[1];
+    if (challenge) return { text: replies.defense(challenge) };
+    const objection = /^Objections \(answer each by point id[^\n]*\n(P\d+\.\d+)/m.exec(prompt)?.[1];
+    if (objection) return { text: replies.objection(objection) };
+    return { text: 'No further points.' };
   };
 }
 
-function lastPrompt(body: any): string {
+/** The newest parley prompt in a Responses request (Codex adds its own context messages). */
+export function parleyPrompt(body: any): string {
   const items = Array.isArray(body?.input) ? body.input : [];
   for (const item of [...items].reverse()) {
     if (item?.role !== 'user' || !Array.isArray(item.content)) continue;
     const text = item.content.map((c: { text?: string }) => c.text ?? '').join('\n');
-    if (text.includes('Iteration ')) return text;
+    if (text.includes('Iteration ') || text.includes(ARBITRATION_MARKER)) return text;
   }
   return '';
 }

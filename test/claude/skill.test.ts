@@ -1,16 +1,24 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
+import { z } from 'zod';
+import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { listRegisteredTools } from '../../mcp-server/tool-reference.js';
-import { FRAMINGS } from '../../protocols/argumentation/index.js';
-import { mentionedToolNames, readSkill, repoRoot, skillDocuments } from './skill-files.js';
+import { leanResult } from '../../mcp-server/tools/delib-shared.js';
+import { applyMove, FRAMINGS, replyView, startDeliberation, type MoveResult } from '../../protocols/argumentation/index.js';
+import type { DeliberationState } from '../../schemas/argumentation.js';
+import { DebateConfig } from '../../schemas/debate.js';
+import { DialogicConfig } from '../../schemas/dialogic.js';
+import { keysOf, mentionedFieldNames, mentionedToolNames, readSkill, repoRoot, schemaPropertyNames, skillDocuments } from './skill-files.js';
 
 // The keys Claude Code 2.1 accepts in SKILL.md frontmatter (research/claude-code.md).
 const FRONTMATTER_KEYS = new Set(['name', 'description', 'when_to_use', 'model', 'effort', 'allowed-tools', 'disallowed-tools', 'argument-hint', 'disable-model-invocation', 'user-invocable', 'context', 'agent', 'paths', 'hooks', 'shell']);
 
+let tools: Tool[];
 let registered: Set<string>;
 beforeAll(async () => {
-  registered = new Set((await listRegisteredTools()).map((tool) => tool.name));
+  tools = await listRegisteredTools();
+  registered = new Set(tools.map((tool) => tool.name));
 });
 
 describe('SKILL.md', () => {
@@ -55,6 +63,11 @@ describe('SKILL.md', () => {
 });
 
 describe('tool names in SKILL.md and skill/', () => {
+  it('SKILL.md names every argumentation and run tool it pre-approves', async () => {
+    const { body } = await readSkill();
+    expect([...registered].filter((name) => !mentionedToolNames(body).has(name))).toEqual([]);
+  });
+
   it('every tool a document mentions is registered by the server', async () => {
     const unknown: string[] = [];
     let mentioned = 0;
@@ -70,5 +83,57 @@ describe('tool names in SKILL.md and skill/', () => {
 
   it('the name check catches a wrong name', () => {
     expect([...mentionedToolNames('call `delib_begin` then mcp__plugin_parley_parley__run_go; `waitSeconds` is an argument')]).toEqual(['delib_begin', 'run_go']);
+  });
+});
+
+/** The keys a deliberation's results show the orchestrator: a lean result, and replies read in quick and minimal mode. */
+function resultKeys(): Set<string> {
+  const ctx = { now: '2026-01-01T00:00:00.000Z' };
+  const ok = (result: MoveResult): DeliberationState => {
+    if (!result.ok) throw new Error(result.refusal.message);
+    return result.state;
+  };
+  let quick = ok(startDeliberation({ question: 'Redis or Memcached?', mode: 'quick', framing: 'compare' }, { ...ctx, id: 'd-q' }));
+  quick = ok(applyMove(quick, 'reply_record', { text: '1. Redis persists sessions. INFERENCE\n2. Memcached is simpler to run. INFERENCE\n\nDo you need sessions to survive a restart?' }, ctx));
+  const keys = keysOf([replyView(quick), leanResult(quick, [], [{ item: 'points[0]', ref: 'P1.1', rule: 'r', message: 'm', legal: [] }])]);
+  quick = ok(applyMove(quick, 'judge', { points: [{ id: 'P1.1', verdict: 'AGREE', claimType: 'value', reason: 'a judgment the constraints support' }, { id: 'P1.2', verdict: 'SKEPTICAL', flaw: 'Both are one package.' }], phase: { advance: true } }, ctx));
+  quick = ok(applyMove(quick, 'reply_record', { text: 'Re P1.2: partly conceded, but the narrower claim is: Memcached has no persistence to configure. INFERENCE' }, ctx));
+  keysOf(replyView(quick), keys);
+  // A new argument in DEVELOPMENT is read but not evaluated; evidence on a point in CRYSTALLIZATION must be decisive.
+  const late = ok(startDeliberation({ question: 'Which queue?', mode: 'minimal' }, { ...ctx, id: 'd-m' }));
+  keysOf(replyView(ok(applyMove({ ...late, n: 3, phase: 'DEVELOPMENT' }, 'reply_record', { text: '1. Use SQS. INFERENCE' }, ctx))), keys);
+  const first = ok(applyMove(late, 'reply_record', { text: '1. Use SQS. INFERENCE' }, ctx));
+  const evidence = '1. P1.1 holds at our load: a measured p99 of 2 ms. EVIDENCE: bench.txt:3 "p99 2ms"';
+  keysOf(replyView(ok(applyMove({ ...first, n: 6, phase: 'CRYSTALLIZATION', replyRecorded: false }, 'reply_record', { text: evidence }, ctx))), keys);
+  return keys;
+}
+
+describe('field names in SKILL.md and skill/', () => {
+  it('every field a document names is in a tool input schema, a run configuration, or a result the orchestrator reads', async () => {
+    const known = schemaPropertyNames(tools.map((tool) => tool.inputSchema));
+    schemaPropertyNames([z.toJSONSchema(DebateConfig, { io: 'input' }), z.toJSONSchema(DialogicConfig, { io: 'input' })], known);
+    resultKeys().forEach((key) => known.add(key));
+    const unknown: string[] = [];
+    let mentioned = 0;
+    // skill/evals/ documents the eval file for maintainers, not the tools.
+    for (const [file, text] of (await skillDocuments()).filter(([file]) => !file.startsWith('skill/evals/'))) {
+      for (const name of mentionedFieldNames(text)) {
+        mentioned++;
+        if (!known.has(name)) unknown.push(`${file}: ${name}`);
+      }
+    }
+    expect(unknown).toEqual([]);
+    expect(mentioned).toBeGreaterThan(30);
+  });
+
+  it('SKILL.md teaches the judgment fields and the reading of a reply', async () => {
+    const named = mentionedFieldNames((await readSkill()).body);
+    for (const field of ['reading', 'claimType', 'advance', 'synthesis', 'recommendation', 'confidence', 'caveats', 'partialConcession', 'narrowedClaim', 'cwd']) {
+      expect(named.has(field), field).toBe(true);
+    }
+  });
+
+  it('the field check catches a wrong name', () => {
+    expect([...mentionedFieldNames('give `phase: {advance: true}`, `claimTyp`, `{ref, az?}`, not `path:line`, `claude:sonnet` or `GAP:`')]).toEqual(['phase', 'advance', 'claimTyp', 'ref', 'az']);
   });
 });

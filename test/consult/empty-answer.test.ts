@@ -16,28 +16,30 @@ function consultee({ body }: { body: unknown }): ResponsesScriptStep {
 }
 
 describe('an empty answer from Codex (stdio, real codex)', () => {
-  it('is a format failure: n stays, the audit says why, the retry goes to the same session', async () => {
+  it('is a format failure retried inside the same consult: one tool call, two Codex turns, the same session, n stays', async () => {
     rig = await startConsultRig(consultee);
     const r = rig;
-    const id: string = (await r.ok('delib_start', { question: 'How big should the DB pool be?' })).deliberationId;
-    const first = await r.ok('delib_consult', { deliberationId: id, waitSeconds: 30 });
-    const sessionId: string = first.consult.sessionId;
-    await r.ok('point_triage', { deliberationId: id, pointId: 'P1.1', triage: 'in-scope', reason: 'it sizes the pool as asked' });
-    await r.ok('point_evaluate', { deliberationId: id, pointId: 'P1.1', classification: 'AGREE', claimType: 'value', reason: 'bounding the pool protects the database' });
-    await r.ok('iteration_advance', { deliberationId: id });
-
-    const empty = await r.ok('delib_consult', { deliberationId: id, waitSeconds: 30 });
-    expect(empty.consult).toMatchObject({ status: 'done', reply: '' });
-    expect(empty.effects.join(' ')).toMatch(/format failure: the consultee returned an empty answer; n stays 2/);
-    expect(empty.status).toMatchObject({ n: 2, replyRecorded: false, formatFailures: 1 });
-    const retried = await r.ok('delib_consult', { deliberationId: id, waitSeconds: 30 });
-    expect(retried.consult).toMatchObject({ status: 'done', kind: 'retry', sessionId });
-    expect(retried.status).toMatchObject({ n: 2, replyRecorded: true, formatFailures: 0 });
+    const id: string = (await r.ok('delib_start', { question: 'How big should the DB pool be?', consult: { waitSeconds: 30 } })).deliberationId;
+    const sessionId: string = (await r.stateFile(id)).value.consulteeSessionId;
+    const judged = await r.ok('delib_judge', {
+      deliberationId: id,
+      points: [{ id: 'P1.1', verdict: 'AGREE', claimType: 'value', reason: 'bounding the pool protects the database' }],
+      phase: { advance: true },
+      consult: { waitSeconds: 30 },
+    });
+    expect(judged.consult).toMatchObject({ status: 'done', codex: { turns: 2 } });
+    expect(judged.effects.join(' ')).toMatch(/format failure: the consultee returned an empty answer; n stays 2/);
+    expect(judged.at).toBe('n=2 CONSTRUCTIVE active');
+    expect(judged.consult.reply.points).toEqual([{ id: 'P2.1', label: 'INFERENCE', text: 'INFERENCE: Cap the pool at twice the core count.' }]);
+    const status = await r.ok('delib_status', { deliberationId: id });
+    expect(status).toMatchObject({ n: 2, replyRecorded: true, formatFailures: 0 });
 
     const audit = await r.audit(id);
     expect(audit.find((a) => a.type === 'consult-error')).toMatchObject({ iteration: 2, kind: 'empty-answer' });
+    expect(audit.filter((a) => a.type === 'consult-request').map((a) => [a.iteration, a.kind])).toEqual([[1, 'first'], [2, 'next'], [2, 'retry']]);
     const recorded = audit.filter((a) => a.type === 'move' && a.move === 'reply_record').map((a) => a.input);
     expect(recorded[1]).toEqual({ text: '', formatFailure: 'the consultee returned an empty answer' });
+    expect((await r.stateFile(id)).value.counters).toMatchObject({ consecutiveFormatFailures: 0, totalFormatFailures: 1 });
     expect(r.server.requests.map((req) => turnMetadata(req.body).thread_id)).toEqual([sessionId, sessionId, sessionId]);
     expect(r.prompts()[2]).toMatch(/^\(RETRY #1\) Your last reply could not be used: the consultee returned an empty answer\./);
   });
@@ -48,18 +50,19 @@ describe('an empty first answer (stdio, real codex)', () => {
     let served = 0;
     rig = await startConsultRig(() => (served++ === 0 ? { text: '' } : { text: '1. INFERENCE: Use a bounded connection pool.' }));
     const r = rig;
-    const id: string = (await r.ok('delib_start', { question: 'How big should the DB pool be?' })).deliberationId;
-    const empty = await r.ok('delib_consult', { deliberationId: id, waitSeconds: 30 });
-    expect(empty.status).toMatchObject({ n: 1, replyRecorded: false, formatFailures: 1 });
-    const retried = await r.ok('delib_consult', { deliberationId: id, waitSeconds: 30 });
-    expect(retried.consult).toMatchObject({ status: 'done', kind: 'retry' });
-    expect(retried.effects).toContain('1 new point(s) to triage');
+    const started = await r.ok('delib_start', { question: 'How big should the DB pool be?', consult: { waitSeconds: 30 } });
+    const id: string = started.deliberationId;
+    expect(started.consult).toMatchObject({ status: 'done', codex: { turns: 2 } });
+    expect(started.effects).toEqual(expect.arrayContaining([expect.stringMatching(/^format failure: the consultee returned an empty answer; n stays 1/), '1 new point(s) to judge']));
+    expect(started.at).toBe('n=1 CONSTRUCTIVE active');
 
     const [firstPrompt, retryPrompt] = r.prompts();
     expect(firstPrompt).toMatch(/^You are the consultee/);
     expect(retryPrompt).toBe(`(RETRY #1) Your last reply could not be used: the consultee returned an empty answer. Answer again; a second unusable reply ends the deliberation.\n\n${firstPrompt}`);
     const audit = await r.audit(id);
     expect(audit.filter((a) => a.type === 'consult-request').map((a) => a.kind)).toEqual(['first', 'retry']);
-    expect((await r.stateFile(id)).value.consulteeSessionId).toBe(retried.consult.sessionId);
+    const retrySession = turnMetadata(r.server.requests[1]!.body).thread_id;
+    expect(turnMetadata(r.server.requests[1]!.body).history_initialization).toBe('new');
+    expect((await r.stateFile(id)).value.consulteeSessionId).toBe(retrySession);
   });
 });

@@ -17,19 +17,20 @@ function consultee({ body }: { body: unknown }) {
 }
 
 describe('a consult that outlives waitSeconds (stdio, real codex)', () => {
-  it("returns 'running', then the reply on the next call, with progress notifications", async () => {
+  it("returns 'running' (here from delib_start itself), then the reply on the next call, with progress notifications", async () => {
     rig = await startConsultRig(consultee);
     const r = rig;
-    const id: string = (await r.ok('delib_start', { question: 'slow: how should clients retry?' })).deliberationId;
     const firstCall: Progress[] = [];
     const secondCall: Progress[] = [];
 
-    const waiting = await r.ok('delib_consult', { deliberationId: id, waitSeconds: 1 }, { onprogress: (p) => firstCall.push(p) });
+    const waiting = await r.ok('delib_start', { question: 'slow: how should clients retry?', consult: { waitSeconds: 1 } }, { onprogress: (p) => firstCall.push(p) });
+    const id: string = waiting.deliberationId;
     expect(waiting.consult.status).toBe('running');
-    expect(waiting.status).toMatchObject({ n: 1, replyRecorded: false });
+    expect(waiting.at).toBe('n=1 CONSTRUCTIVE active');
+    expect(waiting.next).toEqual([expect.stringMatching(/^delib_consult: Codex is still answering/)]);
     const done = await r.ok('delib_consult', { deliberationId: id, waitSeconds: 30 }, { onprogress: (p) => secondCall.push(p) });
-    expect(done.consult).toMatchObject({ status: 'done', kind: 'first', reply: REPLY });
-    expect(done.status).toMatchObject({ n: 1, replyRecorded: true });
+    expect(done.consult).toMatchObject({ status: 'done', codex: { turns: 1 }, reply: { iteration: 1, points: [{ id: 'P1.1', text: 'INFERENCE: Retry with jitter.' }, { id: 'P1.2', text: 'GUESS: Cap retries at five.' }] } });
+    expect(done.effects).toContain('2 new point(s) to judge');
     // One Codex turn served both calls.
     expect(r.server.requests).toHaveLength(1);
     // The reply arrives while the second call waits: Codex's closing events reach it as progress.
@@ -40,7 +41,7 @@ describe('a consult that outlives waitSeconds (stdio, real codex)', () => {
   it('cancel mid-consult leaves the state unchanged and no codex process behind', async () => {
     rig = await startConsultRig(consultee);
     const r = rig;
-    const id: string = (await r.ok('delib_start', { question: 'stuck: how should clients retry?' })).deliberationId;
+    const id: string = (await r.ok('delib_start', { question: 'stuck: how should clients retry?', consult: false })).deliberationId;
     const before = await r.stateFile(id);
     const waiting = await r.ok('delib_consult', { deliberationId: id, waitSeconds: 0.2 });
     expect(waiting.consult.status).toBe('running');

@@ -21,22 +21,29 @@ describe('a lost Codex session (stdio, real codex)', () => {
   it('recovers in a fresh session at the same n with the whole state in the recovery prompt', async () => {
     rig = await startConsultRig(consultee);
     const r = rig;
-    const id: string = (await r.ok('delib_start', { question: 'How should the mailer survive bursts?', constraints: ['Peak: 2,000 mails per second'] })).deliberationId;
-    const first = await r.ok('delib_consult', { deliberationId: id, waitSeconds: 30 });
-    const lostSession: string = first.consult.sessionId;
-    for (const pointId of ['P1.1', 'P1.2']) await r.ok('point_triage', { deliberationId: id, pointId, triage: 'in-scope', reason: 'it answers the burst question' });
-    await r.ok('point_evaluate', { deliberationId: id, pointId: 'P1.1', classification: 'SKEPTICAL', flaw: 'A queue moves the burst but does not say how deep it may grow' });
-    await r.ok('point_evaluate', { deliberationId: id, pointId: 'P1.2', classification: 'AGREE', claimType: 'value', reason: 'batching trades latency for throughput, acceptable here' });
-    await r.ok('ledger_update', { deliberationId: id, action: 'add', tag: 'verified', text: 'The broker caps a queue at 1M messages', reference: 'broker.conf:12 "max_length = 1000000"' });
-    await r.ok('iteration_advance', { deliberationId: id });
+    const id: string = (await r.ok('delib_start', { question: 'How should the mailer survive bursts?', constraints: ['Peak: 2,000 mails per second'], consult: { waitSeconds: 30 } })).deliberationId;
+    const lostSession: string = (await r.stateFile(id)).value.consulteeSessionId;
+    // consult: false, so the session can be lost between the advance and the next consult.
+    const judged = await r.ok('delib_judge', {
+      deliberationId: id,
+      ledger: [{ action: 'add', tag: 'verified', text: 'The broker caps a queue at 1M messages', reference: 'broker.conf:12 "max_length = 1000000"' }],
+      points: [
+        { id: 'P1.1', verdict: 'SKEPTICAL', flaw: 'A queue moves the burst but does not say how deep it may grow.' },
+        { id: 'P1.2', verdict: 'AGREE', claimType: 'value', reason: 'batching trades latency for throughput, acceptable here' },
+      ],
+      phase: { advance: true },
+      consult: false,
+    });
+    expect(judged).toMatchObject({ at: 'n=2 CONSTRUCTIVE active', next: [expect.stringMatching(/^delib_consult: ask Codex for iteration 2/)] });
 
     await rm(join(r.codex.codexHome, 'sessions'), { recursive: true, force: true });
     const recovered = await r.ok('delib_consult', { deliberationId: id, waitSeconds: 30 });
-    expect(recovered.consult).toMatchObject({ status: 'done', kind: 'recovery', recovered: true });
-    const freshSession: string = recovered.consult.sessionId;
+    expect(recovered.consult).toMatchObject({ status: 'done', codex: { turns: 1, recovered: true } });
+    const freshSession: string = (await r.stateFile(id)).value.consulteeSessionId;
     expect(freshSession).not.toBe(lostSession);
-    expect(recovered.status).toMatchObject({ n: 2, phase: 'CONSTRUCTIVE', replyRecorded: true });
-    expect(recovered.effects).toContain('C1 defended: judge it with challenge_resolve');
+    expect(recovered.at).toBe('n=2 CONSTRUCTIVE active');
+    expect(recovered.effects).toContain('C1 defended: judge it');
+    expect(recovered.consult.reply.answers).toEqual([{ challenge: 'C1', point: 'P1.1', text: expect.stringContaining('the queue absorbs bursts') }]);
 
     const audit = await r.audit(id);
     const attempt = audit.filter((a) => a.type === 'consult-request').at(-1);

@@ -15,12 +15,12 @@ const FIRST_REPLY = [
   '4. EVIDENCE: The orders service already retries idempotently (src/orders.ts:42 "retry(() => put(order))").',
 ].join('\n');
 const PROSE_REPLY = 'Happy to keep going, though I think we mostly agree by now.';
-const RETRY_REPLY = [
-  '1. Re C1: INFERENCE: write-through keeps the cache coherent on every write, so stale reads cannot outlive a write.',
-  '2. I concede C3: the replica also serves failover, the cache cannot replace it.',
-].join('\n');
-const QUIET_REPLY = '1. Re C1: INFERENCE: nothing further to add on C1.';
-const ARBITER_REPLY = ['P1.1: OK', 'P1.2: FLAG the dismissal came from silence, not from a rebuttal', 'P1.3: OK', 'P1.4: OK'].join('\n');
+const DEFENSE_C1 = 'Re C1: INFERENCE: write-through keeps the cache coherent on every write, so stale reads cannot outlive a write.';
+const RETRY_REPLY = [`1. ${DEFENSE_C1}`, '2. I concede C3: the replica also serves failover, the cache cannot replace it.'].join('\n');
+const QUIET_REPLY = 'No further points.';
+const REMARKS = 'The sharding side was never argued by anyone who wanted it to win.';
+const ARBITER_REPLY = ['P1.1: OK', 'P1.2: FLAG the dismissal came from silence, not from a rebuttal', 'P1.3: OK', 'P1.4: OK the quoted line supports it', '', 'Remarks:', REMARKS].join('\n');
+const RECOMMENDATION = { recommendation: 'Yes: a write-through cache, and keep the replica for failover', confidence: 'medium', caveats: ['Hot keys were never measured'] };
 
 /** Routes by what the prompt says (iteration line, retry marker, arbitration header), not by order. */
 function consultee({ body }: { body: unknown }): ResponsesScriptStep {
@@ -37,66 +37,83 @@ describe('a standard deliberation driven only through the MCP tools (stdio, real
   it('defense, reminder then undefended, concession, retry, evidence gate, convergence, synthesis, arbitration', async () => {
     rig = await startConsultRig(consultee);
     const r = rig;
-    const started = await r.ok('delib_start', { question: 'Should the orders service use a write-through cache?', mode: 'standard', constraints: ['Budget: one engineer-week'] });
+    const calls: string[] = [];
+    const ok = (name: string, args: Record<string, unknown>) => {
+      calls.push(name);
+      return r.ok(name, args);
+    };
+
+    // Iteration 1: start asks Codex at once, in a new session, and returns the reply as read.
+    const started = await ok('delib_start', { question: 'Should the orders service use a write-through cache?', mode: 'standard', constraints: ['Budget: one engineer-week'], consult: { waitSeconds: 30 } });
     const id: string = started.deliberationId;
-
-    // Iteration 1: the first prompt opens a new Codex session.
-    const first = await r.ok('delib_consult', { deliberationId: id, waitSeconds: 30 });
-    expect(first.consult).toMatchObject({ status: 'done', kind: 'first', recovered: false, reply: FIRST_REPLY });
-    const sessionId: string = first.consult.sessionId;
+    expect(started.consult).toMatchObject({ status: 'done', codex: { turns: 1 } });
+    expect(started.consult.codex.recovered).toBeUndefined();
+    expect(started.consult.reply.points).toEqual([
+      { id: 'P1.1', label: 'INFERENCE', text: 'INFERENCE: Put a write-through cache in front of the orders table; reads dominate writes.' },
+      { id: 'P1.2', label: 'GUESS', text: 'GUESS: Shard the cache by customer id to spread hot keys.' },
+      { id: 'P1.3', label: 'INFERENCE', text: 'INFERENCE: Drop the database replica once the cache is warm.' },
+      { id: 'P1.4', label: 'EVIDENCE', text: 'EVIDENCE: The orders service already retries idempotently (src/orders.ts:42 "retry(() => put(order))").' },
+    ]);
+    expect(started.effects).toContain('4 new point(s) to judge');
+    const sessionId: string = (await r.stateFile(id)).value.consulteeSessionId;
     expect(sessionId).toMatch(/^[0-9a-f-]{36}$/);
-    expect(first.effects).toContain('4 new point(s) to triage');
-    for (const pointId of ['P1.1', 'P1.2', 'P1.3', 'P1.4']) await r.ok('point_triage', { deliberationId: id, pointId, triage: 'in-scope', reason: 'it answers the question asked' });
-    const c1 = await r.ok('point_evaluate', { deliberationId: id, pointId: 'P1.1', classification: 'SKEPTICAL', flaw: 'Write-through alone does not say how stale reads are prevented' });
-    expect(c1.effects).toContain('C1 opened (SKEPTICAL) on P1.1');
-    await r.ok('point_evaluate', { deliberationId: id, pointId: 'P1.2', classification: 'SKEPTICAL', flaw: 'The hot-key load that would justify sharding is not shown' });
-    await r.ok('point_evaluate', {
-      deliberationId: id, pointId: 'P1.3', classification: 'REJECT', flaw: 'The replica is the failover path, not only a read path',
-      claimType: 'empirical', evidence: 'ops runbook: failover promotes the replica', terminalWhy: 'removing failover is out of the question',
+
+    // The evidence gate: an empirical claim is not Agreed on the consultee's word. The other items apply; no advance, no consult.
+    const points = [
+      { id: 'P1.1', verdict: 'SKEPTICAL', flaw: 'Write-through alone does not say how stale reads are prevented.' },
+      { id: 'P1.2', verdict: 'SKEPTICAL', flaw: 'The hot-key load that would justify sharding is not shown.' },
+      { id: 'P1.3', verdict: 'REJECT', flaw: 'The replica is the failover path, not only a read path.', claimType: 'empirical', evidence: 'ops runbook: failover promotes the replica', terminalWhy: 'removing failover is out of the question' },
+    ];
+    const gated = await ok('delib_judge', { deliberationId: id, points: [...points, { id: 'P1.4', verdict: 'AGREE', claimType: 'empirical', reason: 'the retry is idempotent as quoted' }], phase: { advance: true } });
+    expect(gated.refused).toEqual([expect.objectContaining({ item: 'points[3]', ref: 'P1.4', rule: 'evidence-gate', legal: expect.arrayContaining(['verdict']) })]);
+    expect(gated.effects).toEqual(expect.arrayContaining(['C1 opened (SKEPTICAL) on P1.1', 'C2 opened (SKEPTICAL) on P1.2', 'C3 opened (REJECT) on P1.3: single defense round']));
+    expect(gated.at).toBe('n=1 CONSTRUCTIVE active');
+    expect(r.server.requests).toHaveLength(1);
+
+    // Iteration 2: the advance asks Codex; its prose reply is a format failure, retried inside the same consult.
+    const second = await ok('delib_judge', {
+      deliberationId: id,
+      points: [{ id: 'P1.4', verdict: 'AGREE', claimType: 'empirical', evidenceType: 'textual', evidence: 'src/orders.ts:42 "retry(() => put(order))"', reason: 'the quoted line shows the idempotent retry' }],
+      phase: { advance: true },
+      consult: { waitSeconds: 30 },
     });
-    // The evidence gate: an empirical claim is not Agreed on the consultee's word.
-    const gate = await r.refused('point_evaluate', { deliberationId: id, pointId: 'P1.4', classification: 'AGREE', claimType: 'empirical', reason: 'the retry is idempotent as quoted' });
-    expect(gate).toMatch(/^\[evidence-gate\]/);
-    const agreed = await r.ok('point_evaluate', {
-      deliberationId: id, pointId: 'P1.4', classification: 'AGREE', claimType: 'empirical', evidenceType: 'textual',
-      evidence: 'src/orders.ts:42 "retry(() => put(order))"', reason: 'the quoted line shows the idempotent retry',
+    expect(second.refused).toBeUndefined();
+    expect(second.at).toBe('n=2 CONSTRUCTIVE active');
+    expect(second.consult).toMatchObject({ status: 'done', codex: { turns: 2 } });
+    expect(second.effects.join('\n')).toMatch(/P1\.4 -> Agreed \(textual\)[\s\S]*format failure: no numbered points[\s\S]*reply recorded for iteration 2/);
+    expect(second.effects).toEqual(expect.arrayContaining(['C1 defended: judge it', 'C2 dropped: the next prompt carries a reminder', 'C3 conceded: P1.3 -> Dismissed CONCEDED']));
+    expect(second.consult.reply).toMatchObject({ iteration: 2, points: [], answers: [{ challenge: 'C1', point: 'P1.1', text: DEFENSE_C1 }], closed: ['C2 dropped', 'C3 conceded'] });
+    expect(second.next.join('\n')).toMatch(/delib_judge: judge C1 \(accepted\|rejected\|rebutted\)/);
+
+    // Iteration 3 (extended CONSTRUCTIVE) carries the reminder; C2 goes unanswered again and is dismissed as undefended.
+    const third = await ok('delib_judge', {
+      deliberationId: id,
+      challenges: [{ id: 'C1', verdict: 'accepted', claimType: 'value', reason: 'coherence on write answers the staleness objection' }],
+      phase: { advance: true },
+      consult: { waitSeconds: 30 },
     });
-    expect(agreed.effects).toContain('P1.4 -> Agreed (textual)');
-    await r.ok('iteration_advance', { deliberationId: id });
+    expect(third.effects.join('\n')).toMatch(/extended CONSTRUCTIVE at n=3/);
+    expect(third.effects).toEqual(expect.arrayContaining(['C2 undefended: P1.2 -> Dismissed UNDEFENDED', 'the consultee has nothing further']));
+    expect(third.consult.reply).toMatchObject({ iteration: 3, nothingFurther: true, points: [] });
+    const fourth = await ok('delib_judge', { deliberationId: id, phase: { advance: true }, consult: { waitSeconds: 30 } });
+    expect(fourth.at).toBe('n=4 DEVELOPMENT active');
 
-    // Iteration 2: an unusable reply is a format failure; n stays, the next consult retries in the same session.
-    const failed = await r.ok('delib_consult', { deliberationId: id, waitSeconds: 30 });
-    expect(failed.consult).toMatchObject({ status: 'done', kind: 'next', sessionId });
-    expect(failed.effects.join(' ')).toMatch(/format failure: no numbered points/);
-    expect(failed.status).toMatchObject({ n: 2, replyRecorded: false, formatFailures: 1 });
-    const retried = await r.ok('delib_consult', { deliberationId: id, waitSeconds: 30 });
-    expect(retried.consult).toMatchObject({ status: 'done', kind: 'retry', sessionId });
-    expect(retried.effects).toEqual(expect.arrayContaining([
-      'C1 defended: judge it with challenge_resolve',
-      'C2 dropped: the next prompt carries a reminder',
-      'C3 conceded: P1.3 -> Dismissed CONCEDED (iter 2)',
-    ]));
-    await r.ok('challenge_resolve', { deliberationId: id, challengeId: 'C1', verdict: 'accepted', claimType: 'value', reason: 'coherence on write answers the staleness objection' });
-    const extended = await r.ok('iteration_advance', { deliberationId: id });
-    expect(extended.effects[0]).toMatch(/extended CONSTRUCTIVE at n=3/);
+    // Converged: the same judgment synthesizes and returns the report, led by the recommendation.
+    const converged = await ok('delib_judge', { deliberationId: id, phase: { advance: true }, synthesis: RECOMMENDATION });
+    expect(converged.at).toBe('n=4 DEVELOPMENT terminated');
+    expect(converged.effects.join('\n')).toMatch(/converged[\s\S]*report ready: 2 agreed, 2 dismissed, 0 unresolved, 0 not evaluated/);
+    expect(converged.report).toMatch(/^# Deliberation report[\s\S]*RECOMMENDATION\s+Yes: a write-through cache[\s\S]*AGREED[\s\S]*DISMISSED/);
+    expect(converged.next.join('\n')).toMatch(/delib_arbitrate/);
 
-    // Iteration 3 carries the reminder; C2 goes unanswered again and is dismissed as undefended.
-    const third = await r.ok('delib_consult', { deliberationId: id, waitSeconds: 30 });
-    expect(third.effects).toContain('C2 undefended: P1.2 -> Dismissed UNDEFENDED (iter 3)');
-    await r.ok('iteration_advance', { deliberationId: id });
-    await r.ok('delib_consult', { deliberationId: id, waitSeconds: 30 });
-    const converged = await r.ok('iteration_advance', { deliberationId: id });
-    expect(converged.effects).toEqual(['converged: delib_synthesize']);
-    expect(converged.status).toMatchObject({ status: 'terminated', termination: { reason: 'convergence' } });
-
-    const synthesized = await r.ok('delib_synthesize', { deliberationId: id });
-    expect(synthesized.effects.at(-1)).toBe('report ready: 2 agreed, 2 dismissed, 0 unresolved, 0 not evaluated');
-    // The report reaches the agent in the tool result, not only the state file.
-    expect(synthesized.report.markdown).toMatch(/AGREED[\s\S]*DISMISSED[\s\S]*UNRESOLVED[\s\S]*SURFACED QUESTIONS[\s\S]*NOT EVALUATED/);
-    expect(synthesized.report.json.agreed).toHaveLength(2);
-    const arbitrated = await r.ok('delib_arbitrate', { deliberationId: id });
-    expect(arbitrated.arbitration).toMatchObject({ status: 'done' });
-    expect(arbitrated.arbitration.flagged).toEqual(['P1.2']);
+    // Arbitration: a fresh reviewer; its per-item reasons and remarks reach the result, the state and the report.
+    const arbitrated = await ok('delib_arbitrate', { deliberationId: id, waitSeconds: 30 });
+    expect(arbitrated.arbitration).toEqual({ status: 'done', flagged: [{ ref: 'P1.2', why: 'the dismissal came from silence, not from a rebuttal' }], reviewed: 4, remarks: REMARKS });
+    expect(arbitrated.effects).toEqual(['arbitration: 1/4 flagged', 'report rebuilt with the arbitration']);
+    expect(arbitrated.report).toBeUndefined();
+    const rebuilt = (await r.stateFile(id)).value.report.markdown;
+    expect(rebuilt).toContain('the dismissal came from silence, not from a rebuttal');
+    expect(rebuilt).toContain(REMARKS);
+    expect(calls).toEqual(['delib_start', 'delib_judge', 'delib_judge', 'delib_judge', 'delib_judge', 'delib_judge', 'delib_arbitrate']);
 
     // The state file on disk.
     const { value: state } = await r.stateFile(id);
@@ -104,14 +121,20 @@ describe('a standard deliberation driven only through the MCP tools (stdio, real
     expect(state.buckets.agreed.map((i: any) => i.pointId).sort()).toEqual(['P1.1', 'P1.4']);
     expect(state.buckets.dismissed.map((i: any) => [i.pointId, i.tag])).toEqual([['P1.3', 'CONCEDED'], ['P1.2', 'UNDEFENDED']]);
     expect(state.challenges.map((c: any) => [c.id, c.status])).toEqual([['C1', 'resolved'], ['C2', 'undefended'], ['C3', 'conceded']]);
-    expect(state.arbitration).toMatchObject({ flaggedRatio: 0.25, warning: false });
-    const markdown: string = state.report.markdown;
-    for (const section of ['# Deliberation report', '## AGREED', '## DISMISSED', '## UNRESOLVED', '## SURFACED QUESTIONS', '## NOT EVALUATED']) expect(markdown).toContain(section);
-    expect(markdown).toMatch(/\*\*P1\.4\*\*[\s\S]*empirical, evidence textual: src\/orders\.ts:42/);
-    expect(markdown).toMatch(/\*\*P1\.2\*\*[\s\S]*UNDEFENDED/);
-    expect(markdown).toMatch(/ended by convergence/);
+    expect(state.arbitration).toMatchObject({ flaggedRatio: 0.25, warning: false, remarks: REMARKS });
+    expect(state.arbitration.items).toEqual([
+      { ref: 'P1.4', flagged: false, note: 'the quoted line supports it' },
+      { ref: 'P1.1', flagged: false },
+      { ref: 'P1.3', flagged: false },
+      { ref: 'P1.2', flagged: true, note: 'the dismissal came from silence, not from a rebuttal' },
+    ]);
+    expect(state.report.json.arbitration).toMatchObject({ remarks: REMARKS, flags: [{ ref: 'P1.2', flagged: true, note: 'the dismissal came from silence, not from a rebuttal' }] });
+    expect(state.report.markdown).toBe(rebuilt);
+    expect(state.report.markdown).toMatch(/\*\*P1\.4\*\*[\s\S]*src\/orders\.ts:42/);
+    expect(state.report.markdown).toMatch(/\*\*P1\.2\*\*[\s\S]*UNDEFENDED/);
+    expect(state.report.markdown).toMatch(/ended by convergence/);
 
-    // The audit log: every prompt and raw reply, every move, the refusal, the arbitration.
+    // The audit log: every prompt and raw reply, every move with its refused items, the arbitration.
     const audit = await r.audit(id);
     const requests = audit.filter((a) => a.type === 'consult-request');
     const replies = audit.filter((a) => a.type === 'consult-reply');
@@ -120,12 +143,13 @@ describe('a standard deliberation driven only through the MCP tools (stdio, real
     expect(replies.every((a) => a.sessionId === sessionId)).toBe(true);
     expect(String(requests[2]?.prompt)).toMatch(/^\(RETRY #1\) Your last reply could not be used: no numbered points/);
     expect(String(requests[3]?.prompt)).toContain('REMINDER: you did not answer C2');
-    const refusal = audit.find((a) => a.type === 'move' && a.move === 'point_evaluate' && a.changed === false);
-    expect(refusal).toMatchObject({ input: { pointId: 'P1.4' }, result: { ok: false, refusal: { rule: 'evidence-gate' } } });
+    const judged = audit.filter((a) => a.type === 'move' && a.move === 'judge');
+    expect(judged[0]).toMatchObject({ changed: true, result: { ok: true, refused: [{ ref: 'P1.4', rule: 'evidence-gate' }] } });
     const moves = audit.filter((a) => a.type === 'move' && a.changed !== false).map((a) => a.move);
     expect(moves.filter((m) => m === 'reply_record')).toHaveLength(5);
-    expect(moves).toEqual(expect.arrayContaining(['delib_start', 'point_triage', 'challenge_resolve', 'iteration_advance', 'delib_synthesize', 'arbitration_record']));
-    expect(audit.find((a) => a.type === 'arbitration-reply')).toMatchObject({ reply: ARBITER_REPLY });
+    expect(moves.filter((m) => m === 'judge')).toHaveLength(5);
+    expect(moves).toEqual(expect.arrayContaining(['delib_start', 'arbitration_record']));
+    expect(audit.find((a) => a.type === 'arbitration-reply')).toMatchObject({ reply: ARBITER_REPLY, remarks: REMARKS });
 
     // What Codex received: the prompts the audit says were sent, one thread growing, read-only.
     const sent = r.server.requests.map((req) => ({ prompt: lastUserText(req.body), meta: turnMetadata(req.body), size: JSON.stringify(req.body.input).length }));

@@ -10,28 +10,74 @@ import { startWorld } from '../dialogic/world.js';
 /** Model output that would run or restyle the page if any report failed to escape it. */
 export const HOSTILE = `<script>window.__pwned = 1</script></style><style>body{display:none}</style><img src=x onerror="window.__pwned=2"> | **bold** [link](http://example.com)`;
 
+/** Text that would add a heading, a list item, a code span or a setext underline to a Markdown report left unescaped. */
+export const HOSTILE_MD = "`rm -rf /` INFERENCE\n===\n- fake item";
+
 export const QUESTION = 'Should the cache use Redis or Memcached?';
 
-/** A minimal-mode deliberation through the real store: challenges over two iterations, a ledger, synthesized. */
+/** Past every excerpt length a report ever used (240, 300, 600): the report must keep it whole. */
+export const LONG_POINT = `Memcached is simpler to operate: ${'it has no persistence, replication or scripting to configure, tune, monitor or upgrade, '.repeat(8)}END-OF-P1.2.`;
+
+export const RECOMMENDATION = `Use Memcached for the cache.\n\n===\n## Injected heading\n- fake step\n${HOSTILE}`;
+
+/**
+ * A standard-mode deliberation through the real store and the engine's moves (reply_record, judge,
+ * synthesize, arbitration_record): a partial concession, a conceded REJECT, a logical claim, a
+ * deadlock with a crux and a surfaced question, late new arguments, a recommendation and an arbiter's
+ * reasons and remarks. Consultee, orchestrator and arbiter text carries HOSTILE markup.
+ */
 export async function argumentationRun(dir: string, options: DepsOptions = {}): Promise<{ statePath: string; id: string; deps: ReturnType<typeof createDeps> }> {
   const deps = createDeps({ home: dir, env: {}, clock: () => new Date('2026-05-01T10:00:00Z'), ...options });
   const d = deps.deliberations;
   const id = 'report-delib';
-  await d.start({ question: `${QUESTION} ${HOSTILE}`, mode: 'minimal' }, id);
-  await d.apply(id, 'ledger_update', { action: 'add', text: 'The service runs on one host.', tag: 'user' });
-  await d.apply(id, 'reply_record', {
-    text: `1. Redis supports persistence. EVIDENCE: docs say RDB snapshots.\n2. Memcached is simpler to operate. INFERENCE\n3. ${HOSTILE} INFERENCE`,
-    sessionId: 'sess-1',
+  const reply = (text: string) => d.apply(id, 'reply_record', { text, sessionId: 'sess-1' });
+  const judge = async (input: unknown) => {
+    const outcome = await d.apply(id, 'judge', input);
+    if (outcome.refused?.length) throw new Error(`fixture judgment refused: ${JSON.stringify(outcome.refused)}`);
+  };
+  await d.start({ question: `${QUESTION} ${HOSTILE}`, mode: 'standard', constraints: ['The service runs on one host.'] }, id);
+  await reply(
+    [
+      '1. Redis supports persistence, so a restart keeps the cache warm. EVIDENCE: docs say RDB snapshots.',
+      `2. ${LONG_POINT} INFERENCE`,
+      `3. ${HOSTILE} ${HOSTILE_MD}`,
+      '4. A single-host cache dies with its host whichever you pick. INFERENCE',
+      '5. Redis is faster than Memcached for this workload. GUESS',
+    ].join('\n'),
+  );
+  await judge({
+    ledger: [{ action: 'add', text: 'Memcached keeps no data on disk.', tag: 'verified', reference: 'memcached.org/about: "in-memory key-value store"' }],
+    points: [
+      { id: 'P1.1', verdict: 'SKEPTICAL', flaw: 'Persistence is irrelevant for a pure cache.' },
+      { id: 'P1.2', verdict: 'AGREE', claimType: 'value', reason: 'simplicity matters for a small team' },
+      { id: 'P1.3', verdict: 'REJECT', flaw: `Not an argument: ${HOSTILE}`, terminalWhy: 'it is markup, not a claim', claimType: 'empirical', evidence: 'the point text itself' },
+      { id: 'P1.4', verdict: 'AGREE', claimType: 'logical', evidenceType: 'deduction', premises: ['F1'], reason: 'one host is one failure domain, so neither choice adds availability' },
+      { id: 'P1.5', verdict: 'SKEPTICAL', flaw: 'No benchmark backs the speed claim.' },
+    ],
+    phase: { advance: true },
   });
-  for (const pointId of ['P1.1', 'P1.2', 'P1.3']) await d.apply(id, 'point_triage', { pointId, triage: 'in-scope', reason: 'it answers the question asked' });
-  await d.apply(id, 'point_evaluate', { pointId: 'P1.1', classification: 'SKEPTICAL', flaw: 'Persistence is irrelevant for a pure cache.' });
-  await d.apply(id, 'point_evaluate', { pointId: 'P1.2', classification: 'AGREE', claimType: 'value', reason: 'simplicity matters for a small team' });
-  await d.apply(id, 'point_evaluate', { pointId: 'P1.3', classification: 'REJECT', flaw: `Not an argument: ${HOSTILE}`, claimType: 'empirical', evidence: 'the point text itself', terminalWhy: 'it is markup, not a claim' });
-  await d.apply(id, 'iteration_advance', {});
-  await d.apply(id, 'reply_record', { text: 'Re C1: warm restarts matter for us. EVIDENCE: runbook.md:4 "restart weekly"' });
-  await d.apply(id, 'challenge_resolve', { challengeId: 'C1', verdict: 'accepted', reason: 'the runbook shows weekly restarts', claimType: 'empirical', evidenceType: 'textual', evidence: 'runbook.md:4 "restart weekly"' });
-  await d.apply(id, 'iteration_advance', { trivial: true });
-  await d.apply(id, 'delib_synthesize', {});
+  await reply('Re C1: Partly conceded. Narrowed claim: persistence matters only for warm restarts after deploys.\nEVIDENCE: runbook.md:4 "restart weekly"\n\nRe C2: I concede C2.\n\nRe C3: The speed gap is real under pipelining. INFERENCE');
+  await judge({
+    challenges: [
+      { id: 'C1', verdict: 'accepted', reason: 'the runbook shows weekly restarts', claimType: 'empirical', evidenceType: 'textual', evidence: 'runbook.md:4 "restart weekly"' },
+      { id: 'C3', verdict: 'rebutted', reason: 'pipelining helps both servers equally' },
+    ],
+    phase: { advance: true },
+  });
+  await reply('Re C3: Redis pipelines more commands per round trip. INFERENCE');
+  await judge({ challenges: [{ id: 'C3', verdict: 'rebutted', reason: 'Memcached has multi-get, the same round-trip saving' }], phase: { advance: true } });
+  await reply('Re C3: Only a benchmark can settle it. INFERENCE\n\n1. Consider Hazelcast instead. INFERENCE\n2. KeyDB is a drop-in alternative. GUESS');
+  await judge({
+    challenges: [{ id: 'C3', verdict: 'deadlock', reason: 'no numbers on either side', deadlock: 'missing-data', measurement: 'p99 GET latency under pipelining', threshold: '1 ms', verdictChange: 'below it speed stops mattering', question: 'What p99 latency does the service need?' }],
+    phase: { advance: true },
+  });
+  await reply('No further points.');
+  await judge({ phase: { advance: true }, synthesis: { recommendation: RECOMMENDATION, confidence: 'medium', caveats: ['Revisit if warm restarts start to matter.', `A caveat with ${HOSTILE}`] } });
+  await d.apply(id, 'arbitration_record', {
+    items: ['P1.1', 'P1.2', 'P1.3', 'P1.4', 'P1.5'].map((ref) => (ref === 'P1.2' ? { ref, flagged: true, note: `A value claim resting on taste. ${HOSTILE}` } : { ref, flagged: false })),
+    remarks: `The Memcached side was never argued by anyone who wanted it to win.\n\n=== ${HOSTILE}`,
+    reviewer: 'arbiter-model',
+  });
   return { statePath: d.store.pathFor(id), id, deps };
 }
 

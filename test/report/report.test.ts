@@ -52,9 +52,10 @@ describe('reports of each protocol', () => {
 
   it('argumentation: buckets, ledger provenance and a challenge timeline over iterations and phases', async () => {
     const html = await reportHtml(sources.argumentation!);
-    for (const text of ['Agreed (2)', 'Dismissed (1)', 'UNDEFENDED', 'runbook.md:4', 'The service runs on one host.', 'revision', 'CONSTRUCTIVE', 'C1 on P1.1']) expect(html).toContain(text);
+    for (const text of ['Agreed (3)', 'Dismissed (1)', 'Unresolved (1)', 'CONCEDED', 'runbook.md:4', 'The service runs on one host.', 'revision', 'CONSTRUCTIVE', 'DEVELOPMENT', 'C1 on P1.1']) expect(html).toContain(text);
     const md = reportMarkdown(sources.argumentation!);
-    expect(md).toMatch(/\| C1 on P1\.1 \| SKEPTICAL \| .* \| accepted \| 1–2 \|/);
+    expect(md).toMatch(/\| C1 on P1\.1 \| SKEPTICAL \| .* \| accepted \| 1–2 \| CONSTRUCTIVE \|/);
+    expect(md).toMatch(/\| C3 on P1\.5 \| SKEPTICAL \| .* \| blocked \| 1–4 \| CONSTRUCTIVE → DEVELOPMENT \|/);
     expect(md).toContain('| F1 | The service runs on one host. | user |');
     expect(md).not.toMatch(/(?<!\\)<script/);
   });

@@ -55,7 +55,7 @@ describe('report resources over MCP', () => {
     const [content] = result.contents;
     expect(content?.mimeType).toBe('text/markdown');
     const text = (content as { text: string }).text;
-    expect(text).toMatch(/^# Argumentation deliberation/);
+    expect(text).toMatch(/^# Deliberation report\n[\s\S]*\n## RECOMMENDATION\n\nUse Memcached/);
     expect(text).toContain('| C1 on P1.1 | SKEPTICAL |');
   });
 

@@ -6,6 +6,8 @@ import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { createDeps, type DepsOptions, type ServerDeps } from '../../mcp-server/deps.js';
 import { createServer } from '../../mcp-server/server.js';
+import { zeroUsage } from '../../schemas/common.js';
+import type { CodexCallOptions, CodexCallResult } from '../../wrapper/codex/index.js';
 
 export interface Harness {
   client: Client;
@@ -48,6 +50,28 @@ export async function startHarness(options: DepsOptions = {}): Promise<Harness> 
       await client.close();
       await server.close();
       if (!options.home) await rm(home, { recursive: true, force: true });
+    },
+  };
+}
+
+export interface FakeCodex {
+  run(options: CodexCallOptions): Promise<CodexCallResult>;
+  /** Every call parley made, in order (prompt, sessionId...). */
+  calls: CodexCallOptions[];
+}
+
+/**
+ * Stands in for the Codex wrapper in the in-memory layer (the stdio tests in test/consult run the
+ * real binary): answers each prompt with `answer(prompt)`, in one session.
+ */
+export function fakeCodex(answer: (prompt: string) => string): FakeCodex {
+  const calls: CodexCallOptions[] = [];
+  return {
+    calls,
+    async run(options) {
+      calls.push(options);
+      const usage = zeroUsage();
+      return { answer: answer(options.prompt), sessionId: options.sessionId ?? 'fake-session-1', usage, events: [], warnings: [], commands: [], argv: [], durationMs: 1 };
     },
   };
 }

@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { cp, mkdir, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -73,9 +73,46 @@ describe('across real processes', () => {
       expect(revision).toBeLessThanOrEqual(lastAcked + writers.length);
       lastAcked = revision;
     }
-    // and the store is still fully usable afterwards (stale locks broken, temps ignored)
+    // and the store is still fully usable afterwards: stale locks broken, and the next write sweeps
+    // what the killed writers left (temp files, lock leftovers)
     const after = await store.update('crashy', (doc) => ({ value: { ...doc, count: doc.count + 1, payload: payloadFor(doc.count + 1) }, result: null }));
     expect(after.revision).toBe(lastAcked + 1);
+    expect(await readdir(dir)).toEqual(['crashy.json']);
     expect(await store.list()).toEqual([expect.objectContaining({ id: 'crashy', revision: lastAcked + 1 })]);
+  }, 120_000);
+
+  it("a dead holder's lock and 3 to 8 writers starting at once: no update lost, no stale file left", async () => {
+    for (const count of [3, 4, 6, 8]) {
+      const setDir = join(dir, `w${count}`);
+      await mkdir(setDir);
+      const store = createDocumentStore({ dir: setDir, schema: Doc, currentVersion: 1 });
+      await store.create('shared', { count: 0, writers: [] });
+      // A holder killed with -9 leaves its lock exactly as the lock protocol wrote it; a copy is put back before each round.
+      const holder = spawnWorker(bundle, [setDir, 'shared', 'hold']);
+      await linesSeen(holder, 1);
+      holder.kill('SIGKILL');
+      await exited(holder);
+      const lock = join(setDir, 'shared.json.lock');
+      const deadLock = join(dir, `dead-lock-${count}`);
+      await cp(lock, deadLock, { recursive: true });
+      await rm(lock, { recursive: true });
+      const k = 3;
+      const writers = Array.from({ length: count }, () => spawnWorker(bundle, [setDir, 'shared', 'rounds', String(k)]));
+      try {
+        for (let round = 0; round < 10; round++) {
+          await cp(deadLock, lock, { recursive: true });
+          await writeFile(join(setDir, `go-${round}`), '');
+          await Promise.all(writers.map((writer) => linesSeen(writer, round + 1)));
+          const final = await store.read('shared');
+          expect(final.value.count, `round ${round} with ${count} writers`).toBe(count * k * (round + 1));
+          expect(final.revision).toBe(count * k * (round + 1) + 1);
+        }
+      } finally {
+        for (const writer of writers) writer.kill('SIGKILL');
+        await Promise.all(writers.map((writer) => exited(writer)));
+      }
+      await store.update('shared', (doc) => ({ value: { ...doc, count: doc.count + 1 }, result: null }));
+      expect((await readdir(setDir)).filter((name) => !name.startsWith('go-'))).toEqual(['shared.json']);
+    }
   }, 120_000);
 });

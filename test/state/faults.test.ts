@@ -57,7 +57,7 @@ describe('injected I/O failures during a commit', () => {
     const { writeFile } = await import('node:fs/promises');
     await writeFile(join(dir, 'd1.json'), 'garbage');
     faults.failNext('rename', (path) => path.includes('.corrupt-'));
-    const error = await store.read('d1').catch((caught: unknown) => caught);
+    const error = await store.update('d1', increment).catch((caught: unknown) => caught);
     expect(error).toMatchObject({ kind: 'io' });
     expect((error as Error).message).toMatch(/could not be moved aside/);
     expect(await readFile(join(dir, 'd1.json'), 'utf8')).toBe('garbage');

@@ -73,14 +73,17 @@ describe('OpenAI-compatible backend against the scripted chat server', () => {
     expect(s.requests[0]?.body).not.toHaveProperty('response_format');
   });
 
-  it('sends the key from PARLEY_API_KEY as a bearer token, and none is required', async () => {
+  it('sends PARLEY_API_KEY as a bearer token to the endpoints in PARLEY_API_BASE_URL only, and none is required', async () => {
     const s = await serve(() => ({ content: 'ok' }));
-    const withKey = createBackend(`openai-compatible:${s.baseUrl}#m`, { env: { PARLEY_API_KEY: 'secret-123456', OPENAI_API_KEY: 'sk-other' } });
+    const withKey = createBackend(`openai-compatible:${s.baseUrl}#m`, { env: { PARLEY_API_KEY: 'secret-123456', PARLEY_API_BASE_URL: s.baseUrl, OPENAI_API_KEY: 'sk-other' } });
     const withoutKey = createBackend(`openai-compatible:${s.baseUrl}#m`, { env: { OPENAI_API_KEY: 'sk-other' } });
+    const unconfigured = createBackend(`openai-compatible:${s.baseUrl}#m`, { env: { PARLEY_API_KEY: 'secret-123456' } });
     expect((await withKey.send(noConversation, 'p')).text).toBe('ok');
     expect((await withoutKey.send(noConversation, 'p')).text).toBe('ok');
+    expect((await unconfigured.send(noConversation, 'p')).text).toBe('ok');
     expect(s.requests[0]?.authorization).toBe('Bearer secret-123456');
     expect(s.requests[1]?.authorization).not.toContain('sk-other');
+    expect(s.requests[2]?.authorization).not.toContain('secret-123456');
   });
 
   it('uses OPENAI_API_KEY for the openai preset', async () => {

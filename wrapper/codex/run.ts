@@ -6,6 +6,7 @@ import type { Usage } from '../../schemas/common.js';
 import { BackendError } from '../backend.js';
 import { buildCodexArgs, type CodexArgvInput } from './argv.js';
 import { descendantsOf, killAll, processesWithEnv } from './process-tree.js';
+import { WATCHDOG_SPAWN_FAILED, watchdogCommand } from './watchdog.js';
 import { randomUUID } from 'node:crypto';
 import { parseEventLine, parseJsonEvents, type CodexEvent } from './events.js';
 import { classifyFailure, stderrTail } from './failures.js';
@@ -13,6 +14,7 @@ import { parsePlainOutput } from './plain.js';
 import { resolveCodexPath, spawnTarget } from './resolve-path.js';
 import { fromRawUsage, recalledCumulative, rememberCumulative, sessionKey, usageDifference, withSessionQueue } from './session-state.js';
 import { codexEnvironment, COMMAND_ENV_POLICY } from './child-env.js';
+import { rememberSecretsOf } from '../../schemas/secrets.js';
 
 /** argv-level options (session, -C, sandbox, model, effort, -c) are documented in argv.ts. */
 export interface CodexCallOptions extends Omit<CodexArgvInput, 'outputSchemaFile'> {
@@ -51,9 +53,13 @@ const KILL_GRACE_MS = 2_000;
 /** An environment variable naming the call: what a cancel finds Codex's sandboxed commands by. */
 const CALL_TAG = 'PARLEY_CODEX_CALL';
 
-// Detached groups outlive parley unless killed: do it when this process exits.
+// Detached groups outlive parley unless killed: do it when this process exits (a SIGKILL of parley
+// is the watchdog's case, see watchdog.ts).
 const liveGroups = new Set<number>();
-process.once('exit', () => {
+process.once('exit', () => killLiveCodexGroups());
+
+/** SIGKILLs the process group of every codex call in flight; synchronous, for exit paths. */
+export function killLiveCodexGroups(): void {
   for (const pid of liveGroups) {
     try {
       process.kill(-pid, 'SIGKILL');
@@ -61,10 +67,11 @@ process.once('exit', () => {
       // already gone
     }
   }
-});
+}
 
 /** Runs one `codex exec` turn. Throws BackendError on every failure. */
 export async function runCodex(opts: CodexCallOptions): Promise<CodexCallResult> {
+  if (opts.env) rememberSecretsOf(opts.env);
   const env = codexEnvironment({ ...process.env, ...opts.env });
   const codexPath = resolveCodexPath({ ...(opts.codexPath ? { codexPath: opts.codexPath } : {}), env });
   if (!opts.sessionId) return runOnce(opts, env, codexPath);
@@ -92,25 +99,30 @@ async function spawnAndParse(opts: CodexCallOptions, env: NodeJS.ProcessEnv, cod
   const timeoutMs = opts.timeoutMs ?? DEFAULT_CODEX_TIMEOUT_MS;
   const { file, prefixArgs } = spawnTarget(codexPath);
   const started = performance.now();
-  // Own process group, so a timeout or cancel kills codex and everything it started.
-  const subprocess = execa(file, [...prefixArgs, ...args], {
+  // Own process group, so a timeout or cancel kills codex and everything it started; the watchdog
+  // between parley and codex ends them if parley dies without doing it.
+  const guarded = watchdogCommand(file, [...prefixArgs, ...args]);
+  const subprocess = execa(guarded.file, guarded.args, {
     input: opts.prompt,
     env: { ...env, [CALL_TAG]: callTag },
     extendEnv: false,
     reject: false,
     detached: true,
+    ipc: true,
     stripFinalNewline: false,
     maxBuffer: 64 * 1024 * 1024,
   });
 
   if (subprocess.pid !== undefined) liveGroups.add(subprocess.pid);
   let stoppedBy: 'timeout' | 'cancel' | undefined;
+  let stopping: Promise<void> | undefined;
   let forceKill: NodeJS.Timeout | undefined;
   // Codex's process tree as it was when we stopped it: sandboxed commands live outside its group.
   let tree: number[] = [];
   // Members may have started children since the snapshot, and the sandbox re-parents the command to
-  // init: also take every process that still carries this call's tag in its environment.
-  const killTree = (): void => killAll([...new Set([...tree, ...descendantsOf(...tree), ...processesWithEnv(CALL_TAG, callTag)])], 'SIGKILL');
+  // init: also take every process that still carries this call's tag in its environment (Linux).
+  const killTree = async (): Promise<void> =>
+    killAll([...new Set([...tree, ...(await descendantsOf(...tree)), ...processesWithEnv(CALL_TAG, callTag)])], 'SIGKILL');
   const killGroup = (signal: NodeJS.Signals): void => {
     if (subprocess.pid === undefined) return;
     try {
@@ -122,12 +134,14 @@ async function spawnAndParse(opts: CodexCallOptions, env: NodeJS.ProcessEnv, cod
   const stop = (reason: 'timeout' | 'cancel'): void => {
     if (stoppedBy) return;
     stoppedBy = reason;
-    if (subprocess.pid !== undefined) tree = descendantsOf(subprocess.pid);
-    killGroup('SIGTERM');
-    forceKill = setTimeout(() => {
-      killGroup('SIGKILL');
-      killTree();
-    }, KILL_GRACE_MS);
+    stopping = (async () => {
+      if (subprocess.pid !== undefined) tree = await descendantsOf(subprocess.pid);
+      killGroup('SIGTERM');
+      forceKill = setTimeout(() => {
+        killGroup('SIGKILL');
+        void killTree();
+      }, KILL_GRACE_MS);
+    })();
   };
   const timer = setTimeout(() => stop('timeout'), timeoutMs);
   const onAbort = (): void => stop('cancel');
@@ -135,22 +149,27 @@ async function spawnAndParse(opts: CodexCallOptions, env: NodeJS.ProcessEnv, cod
   if (mode === 'json' && opts.onEvent) streamEvents(subprocess.stdout, opts.onEvent);
 
   const result = await subprocess;
-  if (subprocess.pid !== undefined) liveGroups.delete(subprocess.pid);
   clearTimeout(timer);
-  clearTimeout(forceKill);
   opts.signal?.removeEventListener('abort', onAbort);
+  await stopping;
+  clearTimeout(forceKill);
   if (stoppedBy) {
     killGroup('SIGKILL');
-    killTree();
+    await killTree();
   }
+  if (subprocess.pid !== undefined) liveGroups.delete(subprocess.pid);
   const durationMs = performance.now() - started;
 
   const stdout = String(result.stdout ?? '');
   const stderr = String(result.stderr ?? '');
-  if (result.exitCode === undefined && !result.signal && !stoppedBy) {
-    const code = (result as { code?: string }).code;
+  // The watchdog (or node itself) could not be started, or the watchdog could not start codex.
+  const notStarted = result.exitCode === undefined && !result.signal && !stoppedBy;
+  const watchdogFailure = result.exitCode === WATCHDOG_SPAWN_FAILED ? /^parley watchdog: cannot start codex: (\w+)/m.exec(stderr) : null;
+  if (notStarted || watchdogFailure) {
+    const code = watchdogFailure?.[1] ?? (result as { code?: string }).code;
     const kind = code === 'ENOENT' || code === 'EACCES' ? 'not-found' : 'exit';
-    throw new BackendError(kind, `could not start codex at ${codexPath}: ${result.shortMessage}. Install it with \`npm install @openai/codex\`.`, {
+    const why = watchdogFailure ? `spawn ${code}` : result.shortMessage;
+    throw new BackendError(kind, `could not start codex at ${codexPath}: ${why}. Install it with \`npm install @openai/codex\`.`, {
       stderrTail: stderrTail(stderr),
     });
   }

@@ -1,0 +1,35 @@
+import { z } from 'zod';
+import { JudgeInput } from '../../protocols/argumentation/index.js';
+import { defineTool, ToolRefusal } from '../tool-kit.js';
+import type { ServerDeps } from '../deps.js';
+import { ConsultOptions, consultAndWait, DelibResult, DeliberationId, leanResult } from './delib-shared.js';
+
+export const judgeTool = (deps: ServerDeps) =>
+  defineTool({
+    name: 'delib_judge',
+    description:
+      'Your whole judgment of an iteration in one call, applied item by item under the rules: ledger facts, reading corrections, points (triage, verdict, bucket), challenge verdicts, stress test, then phase.advance, which asks Codex for the next iteration (consult: false to not) or ends the deliberation (synthesis then builds the report). Refused items come back with their rule and legal actions; the advance waits until none is refused.',
+    input: { deliberationId: DeliberationId, ...JudgeInput.shape, consult: z.union([z.literal(false), z.object(ConsultOptions)]).optional() },
+    output: { ...DelibResult },
+    effect: 'model-call',
+    async handler(args, extra) {
+      const { deliberationId, consult, ...judgment } = args;
+      if (deps.consults.running(deliberationId)) {
+        throw new ToolRefusal('Codex is still answering this iteration; wait for it with delib_consult, then judge', 'consult-running', ['delib_consult']);
+      }
+      const before = await deps.deliberations.get(deliberationId);
+      const moved = await deps.deliberations.apply(deliberationId, 'judge', judgment);
+      const result = leanResult(moved.state, moved.effects, moved.refused);
+      const advanced = moved.state.n !== before.state.n;
+      if (moved.state.status === 'active' && advanced && !moved.state.replyRecorded && consult !== false) {
+        const asked = await consultAndWait(deps, deliberationId, consult ?? {}, extra).catch((error: unknown) => {
+          // The judgment is applied whatever the consult does: a refusal that hid it would invite sending it twice.
+          if (error instanceof ToolRefusal) throw new ToolRefusal(`the judgment was applied (${moved.effects.join('; ')}), but ${error.message}`, error.rule, error.legalMoves);
+          throw error;
+        });
+        return { ...asked, effects: [...moved.effects, ...asked.effects], ...(moved.refused?.length ? { refused: moved.refused } : {}) };
+      }
+      const report = moved.state.report && !before.state.report ? moved.state.report.markdown : undefined;
+      return { ...result, ...(report ? { report } : {}) };
+    },
+  });

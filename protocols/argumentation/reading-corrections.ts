@@ -1,0 +1,117 @@
+import { z } from 'zod';
+import type { Challenge, DeliberationState, PendingReading } from '../../schemas/argumentation.js';
+import { placeDismissed, placeNotEvaluated, surfaceQuestion } from './mutations.js';
+import { findChallenge, findPoint } from './queries.js';
+import { accept, draft, refuse, requireActive, type MoveContext, type MoveResult } from './result.js';
+
+/** The orchestrator confirms or corrects how parley read the last reply (refs from the consult result). */
+export const ReadingCorrection = z.object({
+  ref: z.string().describe('S1 section, U1 question, A1 answer, P.. point, C.. challenge'),
+  as: z.enum(['point', 'question', 'defense', 'concession']),
+  challenge: z.string().optional().describe('defense: which challenge'),
+});
+export type ReadingCorrection = z.infer<typeof ReadingCorrection>;
+
+const USABLE: Record<PendingReading['kind'] | 'challenge', ReadingCorrection['as'][]> = {
+  section: ['point', 'question'],
+  question: ['question', 'point'],
+  answer: ['defense', 'concession', 'point'],
+  mention: ['defense', 'point'],
+  challenge: ['defense', 'concession'],
+};
+
+/** Undoes what the reading did to a challenge this iteration, so it can be answered as the orchestrator reads it. */
+function reopen(next: DeliberationState, c: Challenge): void {
+  if (c.status === 'undefended' || c.status === 'conceded') {
+    next.buckets.dismissed = next.buckets.dismissed.filter((d) => !(d.pointId === c.pointId && d.iter === next.n));
+    const point = findPoint(next, c.pointId);
+    if (point) point.status = 'contested';
+  }
+  if (c.status === 'dropped' && c.droppedIter === next.n) c.reminderSent = false;
+}
+
+function answerAs(next: DeliberationState, c: Challenge, text: string, as: 'defense' | 'concession'): string {
+  reopen(next, c);
+  if (as === 'concession') {
+    c.status = 'conceded';
+    placeDismissed(next, { pointId: c.pointId, tag: 'CONCEDED', reason: `The consultee conceded ${c.id} in iteration ${next.n} (as read by the orchestrator): ${text.slice(0, 300)}`, iter: next.n });
+    return `${c.id} read as a concession: ${c.pointId} -> Dismissed CONCEDED`;
+  }
+  Object.assign(c, { status: 'defended', defense: text, defenseIter: next.n, partial: undefined, narrowedClaim: undefined });
+  return `${c.id} read as a defense: judge it`;
+}
+
+/** Was the challenge answered, dropped or closed by this iteration's reply (so its reading may change)? */
+function readThisIteration(state: DeliberationState, c: Challenge): boolean {
+  if (c.raisedIter >= state.n) return false;
+  if (c.status === 'open') return true;
+  if (c.status === 'defended') return c.defenseIter === state.n;
+  if (c.status === 'dropped' || c.status === 'undefended') return c.droppedIter === state.n;
+  if (c.status === 'conceded') return state.buckets.dismissed.some((d) => d.pointId === c.pointId && d.iter === state.n && d.tag === 'CONCEDED');
+  return false;
+}
+
+export function correctReading(state: DeliberationState, input: ReadingCorrection, ctx: MoveContext): MoveResult {
+  const guard = requireActive(state);
+  if (guard) return guard;
+  const reading = state.readings?.find((r) => r.iter === state.n);
+  if (!state.replyRecorded || !reading) return refuse(state, 'no-reading', `There is no reply of iteration ${state.n} to read yet.`);
+  const next = draft(state);
+  const current = next.readings!.find((r) => r.iter === next.n)!;
+  const challenge = findChallenge(next, input.ref);
+  const item = current.pending.find((p) => p.ref === input.ref);
+  if (!item && !challenge) {
+    return refuse(state, 'unknown-reading-ref', `${input.ref} is not a part of the last reply awaiting a reading (${current.pending.map((p) => p.ref).join(', ') || 'none'}) nor a challenge.`);
+  }
+  const kind = item ? item.kind : 'challenge';
+  if (!USABLE[kind].includes(input.as)) return refuse(state, 'reading-kind', `A ${kind} can be read as ${USABLE[kind].join(' or ')}, not as ${input.as}.`);
+  if (item?.resolved) return refuse(state, 'already-read', `${input.ref} was already read as ${item.resolved}.`);
+
+  if (challenge) {
+    if (!readThisIteration(state, challenge)) return refuse(state, 'challenge-not-answered-now', `${challenge.id} was not answered in this iteration's reply.`);
+    return accept(next, [answerAs(next, challenge, challenge.defense ?? '', input.as as 'defense' | 'concession')], ctx);
+  }
+  const pending = item!;
+  const mark = () => {
+    const stored = current.pending.find((p) => p.ref === pending.ref);
+    if (stored) stored.resolved = input.as;
+  };
+  if (input.as === 'question') {
+    const q = surfaceQuestion(next, pending.text);
+    mark();
+    return accept(next, [`${pending.ref} surfaced as ${q}`], ctx);
+  }
+  if (input.as === 'point') {
+    if (pending.kind === 'mention') {
+      mark();
+      return accept(next, [`${pending.ref} stays a new point`], ctx);
+    }
+    // Past every id this iteration used (a duplicate number got one above the reply's numbers).
+    const number = Math.max(0, ...next.points.filter((p) => p.iter === next.n).map((p) => Number(p.id.split('.')[1]) || 0)) + 1;
+    const id = `P${next.n}.${number}`;
+    const late = next.phase === 'DEVELOPMENT' || next.phase === 'CRYSTALLIZATION';
+    const extendsPoint = pending.target && findPoint(next, pending.target) ? pending.target : undefined;
+    const notEvaluated = late && !(extendsPoint && next.phase === 'DEVELOPMENT');
+    next.points.push({ id, iter: next.n, number, text: pending.title ? `${pending.title}: ${pending.text}` : pending.text, source: 'consultee', status: notEvaluated ? 'not-evaluated' : 'pending-triage', ...(extendsPoint ? { refs: [extendsPoint] } : {}) });
+    if (notEvaluated) placeNotEvaluated(next, { ref: id, reason: next.phase === 'DEVELOPMENT' ? 'phase-violation' : 'phase-closed', note: `${pending.ref} read as a new argument in ${next.phase}`, iter: next.n });
+    else next.scope.newPoints += 1;
+    mark();
+    return accept(next, [`${pending.ref} read as ${id}${notEvaluated ? ' -> Not Evaluated (a new argument late in the deliberation)' : ': judge it'}`], ctx);
+  }
+  const target = findChallenge(next, input.challenge ?? pending.target ?? '');
+  if (!target) return refuse(state, 'unknown-challenge', `Say which challenge ${pending.ref} answers (challenge: "C1").`);
+  if (!readThisIteration(state, target)) return refuse(state, 'challenge-not-answered-now', `${target.id} is ${target.status}; only a challenge this reply was due to answer can take ${pending.ref}.`);
+  let text = pending.text;
+  if (pending.kind === 'mention') {
+    const point = findPoint(next, pending.ref);
+    if (!point || point.iter !== next.n || !['pending-triage', 'not-evaluated'].includes(point.status)) {
+      return refuse(state, 'point-already-judged', `${pending.ref} was already judged; it can no longer be read as a defense.`);
+    }
+    next.points = next.points.filter((p) => p.id !== point.id);
+    next.notEvaluated = next.notEvaluated.filter((i) => i.ref !== point.id);
+    if (point.status === 'pending-triage') next.scope.newPoints = Math.max(0, next.scope.newPoints - 1);
+    text = point.text;
+  }
+  mark();
+  return accept(next, [`${pending.ref} read as an answer to ${target.id}`, answerAs(next, target, text, input.as as 'defense' | 'concession')], ctx);
+}

@@ -1,0 +1,135 @@
+import type { AnswerKind } from './reading.js';
+
+/** Challenge ids (C1); in quick mode objections go by point id (P1.3). */
+export function idPattern(quick: boolean): string {
+  return quick ? '(?:C\\d+|P\\d+\\.\\d+)' : 'C\\d+';
+}
+
+function idList(quick: boolean): string {
+  const id = idPattern(quick);
+  return `${id}(?:\\s*(?:,\\s*and|,|/|&|\\+|and)\\s*${id})*`;
+}
+
+const LEADS = [
+  're:?', 'regarding', 'concerning', 'on', 'about', 'as for', 'as to', 'for', 'to', 'in re', 'per',
+  'answers?(?: to)?', 'answering', '(?:in )?responses?(?: to)?', 'responding to', 'repl(?:y|ies)(?: to)?', 'replying to',
+  'defen[cs]e(?: of| on| for)?', 'defending', 'rebuttal(?: to| of| on)?', 'rebutting', 'addressing',
+  'challenge', 'objection(?: to| on)?', '(?:partial(?:ly)? )?concession(?: on| of| to)?', 'the (?:challenge|objection)(?: to| on)?',
+];
+const AFTER_ID = '\\s*(?:\\([^)]*\\)|\\[[^\\]]*\\])?\\s*(?:[:—–.,)\\]]|\\s-\\s|\\s+-$|$|\\s+(?=(?:is\\s+)?(?:conceded|withdrawn|defended|maintained|stands|partly|partially|fully)\\b))';
+
+/** Removes the Markdown dressing that can sit before an answer's id ("**", "### ", "- ", "> "). */
+export function undress(line: string): string {
+  return line.replace(/[*_`]/g, '').replace(/^\s*(?:#{1,6}\s+|[-+]\s+|>\s*)*/, '').trim();
+}
+
+/** The ids a line opens an answer to ("Re C1:", "[C1]", "C1 (defense):", "I concede C3"), or none. */
+export function answerRefs(line: string, quick: boolean): string[] {
+  const text = undress(line);
+  const ids = idList(quick);
+  const forms = [
+    new RegExp(`^(?:${LEADS.join('|')})\\s*:?\\s*(?:the\\s+)?[[(]?(${ids})\\b[\\])]?(?=${AFTER_ID}|\\s)`, 'i'),
+    new RegExp(`^[[(]?(${ids})\\b[\\])]?(?=${AFTER_ID})`, 'i'),
+    new RegExp(`^(?:i\\s+)?(?:fully\\s+|partly\\s+|partially\\s+)?(?:concede|conceding|withdraw|withdrawing|retract|retracting)\\s+(${ids})\\b`, 'i'),
+  ];
+  for (const form of forms) {
+    const m = form.exec(text);
+    if (!m?.[1]) continue;
+    // "On C3," is an answer; "For C1 to hold we need ..." is prose.
+    if (/^(?:for|to|on|about|per)\b/i.test(text) && !new RegExp(`^\\w+\\s+[[(]?${escape(m[1])}[\\])]?(?:${AFTER_ID})`, 'i').test(text)) continue;
+    return idsIn(m[1], quick);
+  }
+  return [];
+}
+
+export function idsIn(text: string, quick: boolean): string[] {
+  const re = new RegExp(`\\b${idPattern(quick)}(?![\\w.]\\w)`, 'g');
+  return [...new Set([...text.matchAll(re)].map((m) => m[0].toUpperCase()))];
+}
+
+function escape(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/** "I concede C3." standing alone in a block: a concession answer wherever it appears. */
+export function loneConcessions(text: string, quick: boolean): string[] {
+  const re = new RegExp(`(?:^|[.!;]\\s+|\\n\\s*)(?:i\\s+)?(?:fully\\s+)?concede\\s+(${idList(quick)})\\s*(?:[.!;]|$)`, 'gim');
+  return [...text.matchAll(re)].flatMap((m) => idsIn(m[1] ?? '', quick));
+}
+
+const NEGATED = [
+  /(?:\bnot|n't|\bnever|\brefuse to|\bno reason to|\bnothing to|\bwithout)\s+(?:\w+\s+){0,2}?(?:conced\w*|withdraw\w*|retract\w*)/gi,
+  /(?:\bwould|'d|\bwill|\bcould|\bmight|\bhappy to|\bready to|\bwilling to|\bif\s+\w+\s+\w+,?\s*i)\s+(?:\w+\s+)?(?:conced\w*|withdraw\w*|retract\w*)/gi,
+  /\bno concession\b/gi,
+  /\bnot (?:conceded|withdrawn|retracted)\b/gi,
+];
+const REFUSED = /(?:\bnot|n't|\bnever|\brefuse to)\s+(?:\w+\s+){0,2}?(?:conced\w*|withdraw\w*|retract\w*)|\bno concession\b|\bnot (?:conceded|withdrawn|retracted)\b/i;
+const HARD = /\b(?:conced(?:e|ed|es|ing)|concession|withdr[ae]w\w*|retract\w*|i (?:drop|give up)\b|dropping (?:it|this|the \w+|p\d)|drop (?:the|that) (?:claim|number|figure|point)|i give (?:it|this) up)/i;
+const SOFT = /\b(?:you(?:'re| are) right|fair (?:point|challenge|hit|enough|catch)|agreed|i agree|i accept|accepted|granted|i was wrong|that was wrong|overstated|mea culpa|my mistake|can(?:no|')t (?:defend|support)|no (?:measurement|data|benchmark) (?:for|behind)|i'?ll (?:leave|drop|let go of) (?:this|it|that)|not (?:going to )?(?:\w+ ){0,3}defending (?:it|this|that)|won't defend|leave it out|let (?:it|this) go|no longer (?:defend|hold|claim))\b/i;
+const PARTIAL = [
+  /\b(?:partly|partially|in part|half)\W+(?:\w+\W+){0,3}?(?:conced\w*|right|agree\w*|withdr\w*|accept\w*|valid|correct|fair|granted)/i,
+  /\b(?:conced\w*|concession|withdr\w*|right|agree\w*|accept\w*|granted)\W+(?:\w+\W+){0,3}?(?:partly|partially|in part)\b/i,
+  /\bpartial concession\b/i,
+  /\bbut narrower\b|\bnarrower than\b|\bnarrow(?:ed|s|ing)? (?:it |this |the claim |my claim |p\d+\.\d+ )?(?:to|down)\b|\bp\d+\.\d+ narrowed\b/i,
+  /\b(?:weaker|revised|scoped[- ]down|restated|smaller|narrower|narrowed|reduced) (?:claim|version|point)\b|\bnarrow(?:ing|ed)? (?:it|the claim|p\d|my claim)\b/i,
+];
+const FULL = /\b(?:entirely|fully|in full|completely|outright|wholesale|without reservation|the whole (?:claim|point))\b/i;
+// What is kept after something is given up: "but the mechanism stands", "what I keep is ...", "not on the claim".
+const KEEP = /\b(?:but|however|though|still|that said|nonetheless|yet)\b[^.]*?\b(?:stands?|holds?|maintain\w*|keep\w*|remains?|survives?|defend\w*|stand by|the core|the rest|the broader|the underlying|the main|the direction)\b/i;
+const RETAIN = /\bwhat i (?:still )?(?:keep|maintain|can (?:still )?(?:support|defend|claim)|stand by)\b|\b(?:the|my) (?:claim|point|mechanism|direction|conclusion|recommendation) (?:still )?(?:stands|holds|survives)\b|\bnot (?:on |about )?the (?:claim|point|direction|conclusion|mechanism|substance)\b|\bis (?:still )?real\b|\bstill (?:bites|applies|matters|holds|stands)\b/i;
+const CONCEDE_OBJECT = /\bconced\w*\s+(?:the|that|on)\b[^.]{0,120}?(?:\bbut\b|;\s*(?:the|my|what)|\bnot the\b|\bwhile\b)/i;
+
+function unnegated(text: string): string {
+  return NEGATED.reduce((t, re) => t.replace(re, ' '), text);
+}
+
+/** Whether an answer gives its claim up entirely, in part (keeping a narrowed claim), or maintains it. */
+export function answerKind(text: string): AnswerKind {
+  const raw = text.replace(/[*_`]/g, '');
+  const plain = unnegated(raw);
+  if (PARTIAL.some((re) => re.test(plain))) return 'partial-concession';
+  if (REFUSED.test(raw) && !HARD.test(plain)) return 'defense';
+  const given = HARD.exec(plain) ?? SOFT.exec(plain);
+  if (!given) return 'defense';
+  if (FULL.test(plain)) return 'concession';
+  const after = plain.slice(given.index);
+  return KEEP.test(after) || RETAIN.test(plain) || CONCEDE_OBJECT.test(after) ? 'partial-concession' : 'concession';
+}
+
+// How a partial concession states what it keeps: "Narrowed claim: ...", "P4.1 narrowed to: ...", "What I keep is ...".
+const SEPARATOR = '(?:\\s*[:—–]\\s*|\\s+-\\s+|\\s+is\\s+(?:that\\s+)?)';
+const STATED = [
+  `\\b(?:narrow(?:ed|er)|revised|weaker|remaining|kept|restated|scoped[- ]down|smaller|reduced) (?:claim|version|point|P\\d+\\.\\d+)${SEPARATOR}`,
+  `\\bnarrowed P\\d+\\.\\d+${SEPARATOR}`,
+  '\\bnarrow(?:ed|s|ing)? (?:(?:it|this|the claim|my claim|P\\d+\\.\\d+) )?(?:down )?to\\s*[:—–]?\\s*',
+  `\\bwhat (?:i (?:still )?(?:keep|maintain|stand by|can (?:still )?(?:support|defend|claim))|(?:still )?(?:remains|stands|holds)(?: true)?)${SEPARATOR}`,
+].map((source) => new RegExp(`${source}([^\\n]+)`, 'i'));
+const GIVEN = [...PARTIAL, HARD, SOFT];
+const TURN = /\b(?:but|however|though|that said|nonetheless|yet)\b[,:]?\s*/i;
+// A kept clause that only points back ("but that narrower claim stands", "but it holds") says nothing on its own.
+const ANAPHOR = /^(?:that|this|these|those|it|they|which|so|narrower|broader|weaker|smaller|less|more|only|partly|partially|in part|not|the (?:rest|remainder|core|gist|point|claim|argument|mechanism|direction|conclusion|substance)|(?:the|that|this|my) (?:narrow(?:er|ed)|revised|weaker|remaining|smaller|reduced|underlying|broader|main|original|core) \w+|my (?:claim|point|argument))\b/i;
+const LABEL_AFTER = /\s+(?=[*_]*(?:evidence|inference|guess)[*_]*\s*[:—–])/i;
+
+const words = (s: string): number => s.match(/[\p{L}\p{N}][\p{L}\p{N}'’-]*/gu)?.length ?? 0;
+
+/**
+ * The claim a partial concession keeps: stated ("Narrowed claim: ...", "What I keep: ..."), or the clause
+ * after the turn that follows the concession ("I concede X, but <claim>."); the whole text when it cannot
+ * be cut out cleanly.
+ */
+export function narrowedClaim(text: string): string {
+  for (const re of STATED) {
+    const stated = re.exec(text)?.[1]?.split(LABEL_AFTER)[0]?.trim();
+    if (stated && words(stated) >= 2) return stated;
+  }
+  // Negations blanked out in place, so that indices still point into the text.
+  const affirmed = NEGATED.reduce((t, re) => t.replace(re, (m) => ' '.repeat(m.length)), text);
+  const given = GIVEN.map((re) => re.exec(affirmed)?.index).filter((i) => i !== undefined);
+  const from = given.length ? Math.min(...given) : 0;
+  const turn = TURN.exec(text.slice(from));
+  if (!turn) return text;
+  const rest = text.slice(from + turn.index + turn[0].length);
+  const clause = /^[^\n]*?(?:[.!?](?=\s|$)|$)/m.exec(rest)?.[0]?.split(LABEL_AFTER)[0]?.trim() ?? '';
+  const bare = clause.replace(/[*_`]/g, '').trim();
+  return words(bare) >= 3 && !ANAPHOR.test(bare) && !/:$/.test(bare) ? clause : text;
+}

@@ -1,0 +1,95 @@
+/** What an unnumbered paragraph outside a point does: the reading rules for closings, offers, questions. */
+
+const NOTHING_FURTHER =
+  /^(?:(?:i have|i've|i've got|there(?:'s| is)|and)\s+)?(?:nothing (?:further|more|else|new)\b|nothing (?:to (?:add|defend|report|rebut|answer))\b|no (?:further|new|more|other|additional) (?:points?|arguments?|claims?|comments?|challenges?|additions?)\b|no (?:open )?challenges? (?:to answer|to defend|open|remain)\b|that'?s all\b)/i;
+
+const CLOSING =
+  /^(?:overall|bottom line|tl;?\s?dr|net|net[- ]net|in short|in sum(?:mary)?|summary|to sum(?:marize| up)|to summari[sz]e|all in all|on balance|taken together|putting (?:it|this) together|short version|so overall|verdict|conclusion|in conclusion|my recommendation|recommendation|where (?:this|that|i) (?:leaves|land)s?|where i land|net effect|the upshot|all told)\b|^(?:(?:my )?(?:take|pick|call|vote)\s*:|so[,:]\s)/i;
+
+const OFFER =
+  /^(?:(?:do you |would you |if you )?want me to|(?:shall|should|can|could) i (?:go ahead and )?(?:sketch|draft|write|add|expand|provide|put together|run|produce|turn|share|outline|walk|prepare|generate|make|build|spell out|dig|look|check|compare|estimate|benchmark|prototype|flesh out|code|implement|open|file|create|set up|list|do|follow up|mock up|pull|include)|would (?:it help|you like)|happy to|glad to|i(?:'d| would)? (?:be happy|be glad) to|i can (?:also )?(?:sketch|draft|write|add|expand|provide|put together|run|produce|do|turn|share|outline|walk)|i could (?:also )?(?:sketch|draft|write|add|expand|outline)|if (?:it helps|it(?:'s| is|'d be) (?:useful|helpful)|useful|helpful|you(?:'d)? (?:want|like))|let me know if|want (?:me|the|a)\b)\b/i;
+
+const LEAD_IN =
+  /^(?:(?:my |the |new |further |additional |remaining |open |fresh )*(?:points?|arguments?|claims?|answers?|responses?|replies|defen[cs]es?|challenges?|rebuttals?|extensions?|evidence)(?:\s+(?:to|on|for|this|in|below|follow|first|then)\b[^:]*)?|(?:and |now |then )?(?:on to |onto |moving to )?(?:the )?(?:new )?(?:points?|challenges?|answers?)[^:]*)\s*:$/i;
+
+function plain(text: string): string {
+  return text.replace(/[*_`]/g, '').replace(/^\s*(?:[-+>]\s*)?/, '').trim();
+}
+
+export function sentences(text: string): string[] {
+  return text
+    .replace(/\s+/g, ' ')
+    .split(/(?<=[.!?])\s+(?=["'([*_`]*[A-Z0-9])/)
+    .map((s) => s.trim())
+    .filter(Boolean);
+}
+
+export function isNothingFurther(sentence: string): boolean {
+  const s = plain(sentence);
+  return NOTHING_FURTHER.test(s) && s.split(/\s+/).length <= 16;
+}
+
+/** Every sentence of the paragraph says there is nothing more ("No further points.", "Nothing to defend."). */
+export function onlyNothingFurther(text: string): boolean {
+  const all = sentences(plain(text));
+  return all.length > 0 && all.every(isNothingFurther);
+}
+
+export function mentionsNothingFurther(text: string): boolean {
+  return text.split('\n').some((line) => sentences(plain(line)).some(isNothingFurther));
+}
+
+export function isClosing(text: string): boolean {
+  return CLOSING.test(plain(text));
+}
+
+export function isOffer(text: string): boolean {
+  const last = sentences(plain(text)).at(-1) ?? '';
+  return OFFER.test(plain(text)) || (/\?$/.test(last) && OFFER.test(last));
+}
+
+/** "New points:" / "Answers to the open challenges:": a bare lead-in that only announces what follows. */
+export function isLeadIn(text: string): boolean {
+  const t = plain(text);
+  return !t.includes('\n') && t.length <= 80 && LEAD_IN.test(t);
+}
+
+/** A paragraph that asks the user something: its questions, sentence by sentence; none if it is not one. */
+export function questionsIn(text: string): string[] {
+  const t = plain(text);
+  if (isOffer(t)) return [];
+  const all = sentences(t);
+  const isAsked = (s: string): boolean => /\?["')*_\s]*$/.test(s);
+  if (!all.some(isAsked)) return [];
+  // A trailing question paragraph, not prose with a rhetorical question in the middle of it.
+  const ends = [all[0] ?? '', all.at(-1) ?? ''];
+  if (!ends.some(isAsked) && !/^(?:question|q|open question)s?\s*(?:for you|to you)?\s*[:—–-]/i.test(t)) return [];
+  // Each question keeps the sentences that explain it ("That decides between rows 2–4."): after it, or before the first.
+  const asked: string[] = [];
+  let lead: string[] = [];
+  for (const s of all) {
+    if (isAsked(s)) {
+      asked.push([...lead, s].join(' '));
+      lead = [];
+    } else if (asked.length) asked[asked.length - 1] += ` ${s}`;
+    else lead.push(s);
+  }
+  return asked;
+}
+
+/** "Two questions for you:" leading a list of them. */
+export function isQuestionsLead(line: string): boolean {
+  const t = plain(line);
+  return /:$/.test(t) && isQuestionsTitle(t.replace(/:$/, '')) && t.length <= 80;
+}
+
+/** Headings announcing the user's questions ("Questions for you", "Open questions"). */
+export function isQuestionsTitle(title: string): boolean {
+  return /^(?:\w+\s+){0,3}questions?\b|\bquestions? (?:for|to) (?:you|the user)|\bwhat i need (?:from you|to know)|\bto confirm\b|\bunknowns\b/i.test(title);
+}
+
+/** Headings whose numbered lists are steps or options, not arguments ("Suggested rollout", "Next steps"). */
+export function isOtherTitle(title: string): boolean {
+  if (/\b(?:points?|arguments?|claims?|answers?|responses?|challenges?|defen[cs]es?|rebuttals?|objections?)\b/i.test(title)) return false;
+  return /\b(?:rollout|roll-out|next steps?|steps|plan|recommend\w*|summary|conclusion|verdict|bottom line|tl;?dr|caveats?|migration|implementation|sketch|schema|example|checklist|action items?|to-?do|timeline|references|sources|appendix|what i'?d do|decision|proposal|setup|config\w*|how to|rollback|monitoring|alternatives?|options?|sequencing|order of work|phases?|pilot|experiment|benchmark plan|test plan)\b/i.test(title);
+}

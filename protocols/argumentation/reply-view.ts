@@ -1,0 +1,47 @@
+import type { DeliberationState } from '../../schemas/argumentation.js';
+
+const HINTS: Record<string, string> = {
+  section: 'not a numbered point: read it as a point or a question, or leave it',
+  question: 'a question for the user: surface it (as question), or leave it',
+  answer: 'names no challenge awaiting an answer: read it as a defense of a challenge, or as a point',
+  mention: 'names an open challenge that got no answer: if it defends it, read it as a defense',
+};
+
+/**
+ * What the orchestrator needs to judge the reply of iteration n, and nothing else: each new point
+ * in full with the consultee's own number, each answer to a challenge, and every part of the reply
+ * parley did not apply with certainty. Nothing of the reply is left out without being listed here.
+ */
+export function replyView(state: DeliberationState): Record<string, unknown> {
+  const reading = state.readings?.find((r) => r.iter === state.n);
+  const points = state.points.filter((p) => p.iter === state.n);
+  const answered = state.challenges.filter((c) => c.defenseIter === state.n && c.status === 'defended');
+  const closed = state.challenges.filter((c) => c.droppedIter === state.n || (c.status === 'conceded' && state.buckets.dismissed.some((d) => d.pointId === c.pointId && d.iter === state.n)));
+  const quickAnswers = state.mode === 'quick' ? state.points.filter((p) => p.iter < state.n && p.defense && p.status === 'contested') : [];
+  const quickConceded = state.mode === 'quick' ? state.buckets.dismissed.filter((d) => d.iter === state.n && d.tag === 'CONCEDED').map((d) => `${d.pointId} conceded`) : [];
+  return {
+    iteration: state.n,
+    ...(reading?.headline ? { headline: reading.headline } : {}),
+    ...(reading?.nothingFurther ? { nothingFurther: true } : {}),
+    points: points.map((p) => ({
+      id: p.id,
+      ...(p.label ? { label: p.label } : {}),
+      ...(p.refs ? { refs: p.refs } : {}),
+      ...(p.status === 'not-evaluated' ? { notEvaluated: state.notEvaluated.find((i) => i.ref === p.id)?.reason } : {}),
+      ...(p.needsDecisive ? { needsDecisive: true } : {}),
+      text: p.text,
+    })),
+    ...(answered.length || quickAnswers.length
+      ? {
+          answers: [
+            ...answered.map((c) => ({ challenge: c.id, point: c.pointId, ...(c.partial ? { partialConcession: true, narrowedClaim: c.narrowedClaim } : {}), text: c.defense })),
+            ...quickAnswers.map((p) => ({ point: p.id, ...(p.narrowed ? { partialConcession: true, narrowedClaim: p.narrowed } : {}), text: p.defense })),
+          ],
+        }
+      : {}),
+    ...(closed.length || quickConceded.length ? { closed: [...closed.map((c) => `${c.id} ${c.status}`), ...quickConceded] } : {}),
+    ...(reading?.pending.some((p) => !p.resolved)
+      ? { reading: reading.pending.filter((p) => !p.resolved).map((p) => ({ ref: p.ref, kind: p.kind, ...(p.target ? { target: p.target } : {}), ...(p.title ? { title: p.title } : {}), text: p.text, hint: HINTS[p.kind] })) }
+      : {}),
+  };
+}

@@ -1,0 +1,38 @@
+import { basename, dirname, join } from 'node:path';
+import { TEMP_FILE_PATTERN } from './atomic-write.js';
+import { isProcessAlive, olderThan, sweepLockLeftovers } from './file-lock.js';
+import type { FsSeam } from './fs-seam.js';
+
+/** Removals per sweep, so one write never does unbounded work. */
+const SWEEP_LIMIT = 64;
+
+/**
+ * Removes what killed writers left beside a state file: the temp file of a write cut short, the
+ * staging folder of a lock waiter, an older parley's `.lock.stale-*` file. Runs under the
+ * document's lock, so no live writer of this document is using a temp file: a dead writer's (its
+ * pid is gone) goes at once, anything else once older than staleMs.
+ */
+export async function sweepLeftovers(fs: FsSeam, statePath: string, staleMs: number): Promise<number> {
+  const dir = dirname(statePath);
+  const base = basename(statePath);
+  let names: string[];
+  try {
+    names = await fs.readdir(dir);
+  } catch {
+    return 0;
+  }
+  let removed = await sweepLockLeftovers(`${statePath}.lock`, names, { fs, staleMs });
+  for (const name of names) {
+    if (removed >= SWEEP_LIMIT) break;
+    const match = TEMP_FILE_PATTERN.exec(name);
+    if (!match || match[1] !== base) continue;
+    const pid = Number(match[2]);
+    const path = join(dir, name);
+    const dead = pid !== process.pid && !isProcessAlive(pid);
+    if (dead || (await olderThan(fs, path, staleMs))) {
+      await fs.unlink(path).catch(() => undefined);
+      removed++;
+    }
+  }
+  return removed;
+}

@@ -1,0 +1,107 @@
+import { describe, expect, it } from 'vitest';
+import { advance, agreeEmpirical, agreeValue, apply, judge, judged, points, recommendation, refusedItem, refusedWith, reply, skeptical, start, withTwoPoints } from './helpers.js';
+
+const THREE = '1. Redis supports persistence. EVIDENCE: docs.\n2. Memcached is simpler to operate. INFERENCE\n3. Both fit the budget. GUESS';
+const three = () => reply(start(), THREE);
+
+describe('judge: one judgment per iteration', () => {
+  it('applies items in order: ledger before points, each list in its own order', () => {
+    const s = judged(withTwoPoints(), {
+      ledger: [
+        { action: 'add', text: 'Redis snapshots with RDB by default', tag: 'codex-unverified' },
+        { action: 'verify', factId: 'F1', outcome: 'confirmed', reference: 'redis.conf:300 "save 3600 1"' },
+      ],
+      ...points(['P1.1', { ...agreeEmpirical, evidence: 'F2' }]),
+    });
+    expect(s.ledger.map((f) => [f.id, f.tag])).toEqual([
+      ['F1', 'codex-unverified'],
+      ['F2', 'verified'],
+    ]);
+    expect(s.buckets.agreed[0]).toMatchObject({ pointId: 'P1.1', evidence: 'F2' });
+  });
+
+  it('a refused item comes back with its rule and legal actions; the items before and after it stand', () => {
+    const r = judge(three(), points(['P1.1', agreeValue], ['P1.2', { verdict: 'SKEPTICAL' }], ['P1.3', agreeValue]));
+    const item = refusedItem(r, 'articulation');
+    expect(item).toMatchObject({ item: 'points[1]', ref: 'P1.2', legal: ['triage', 'verdict'] });
+    expect(r.ok && r.state.points.map((p) => [p.id, p.status])).toEqual([
+      ['P1.1', 'agreed'],
+      ['P1.2', 'pending-triage'],
+      ['P1.3', 'agreed'],
+    ]);
+  });
+
+  it('a refused point item changes nothing, not even the triage its verdict implied', () => {
+    const s = three();
+    const r = judge(s, points(['P1.1', { verdict: 'AGREE', claimType: 'empirical', reason: 'the docs say so plainly' }]));
+    refusedItem(r, 'evidence-gate');
+    expect(r.ok && r.state.points[0]).toMatchObject({ status: 'pending-triage' });
+    expect(r.ok && r.state.points[0]?.triage).toBeUndefined();
+    // Verdict applied, bucket refused: the verdict does not stand alone either.
+    const q = reply(start({ mode: 'quick' }), THREE);
+    const both = judge(q, points(['P1.1', { ...skeptical, bucket: 'dismissed', reason: 'they will give it up' }]));
+    refusedItem(both, 'procedural-tag');
+    expect(both.ok && both.state.positions).toEqual([]);
+  });
+
+  it('neither advances nor synthesizes while any item is refused', () => {
+    const s = judged(withTwoPoints(), { ...points(['P1.1', agreeValue], ['P1.2', agreeValue]), ...advance });
+    const ending = reply(s, 'No further points.');
+    const badLedger = { ledger: [{ action: 'add', text: 'Redis 7 is installed', tag: 'verified' }] };
+    const r = judge(ending, { ...badLedger, ...advance, synthesis: recommendation });
+    refusedItem(r, 'verified-needs-reference');
+    expect(r.ok && [r.state.n, r.state.status, r.state.report]).toEqual([2, 'active', undefined]);
+    expect(r.ok && r.effects).toContain('no advance: 1 item(s) refused; send them again, corrected, with phase.advance');
+    // Corrected, the same judgment ends the deliberation and builds the report.
+    const fixed = judged(ending, { ...advance, synthesis: recommendation });
+    expect([fixed.termination?.reason, !!fixed.report]).toEqual(['convergence', true]);
+    // Terminated already: a refused item still holds the synthesis back.
+    const t = judge(fixed, { ...badLedger, synthesis: recommendation });
+    refusedItem(t, 'verified-needs-reference');
+    expect(t.ok && t.effects).toContain('synthesis not applied: some items were refused');
+  });
+
+  it('a synthesis given while the deliberation continues is not applied, and says so', () => {
+    const r = judge(withTwoPoints(), { ...points(['P1.1', agreeValue], ['P1.2', agreeValue]), ...advance, synthesis: recommendation });
+    expect(r.ok && [r.state.n, r.state.report, r.state.recommendation]).toEqual([2, undefined, undefined]);
+    expect(r.ok && r.effects).toContain('synthesis not applied: the deliberation continues');
+  });
+
+  it('a verdict implies the in-scope triage, without a triage effect', () => {
+    const r = judge(three(), points(['P1.1', agreeValue]));
+    expect(r.ok && r.state.points[0]).toMatchObject({ triage: 'in-scope', status: 'agreed' });
+    expect(r.ok && r.effects).toEqual(['P1.1 -> Agreed (n/a)']);
+  });
+
+  it('a bucket confirms the placement its AGREE verdict made; a different bucket is a second decision under the rules', () => {
+    const s = judged(three(), points(['P1.1', { ...agreeValue, bucket: 'agreed' }]));
+    expect(s.buckets.agreed.map((a) => a.pointId)).toEqual(['P1.1']);
+    refusedWith(judge(three(), points(['P1.1', { ...agreeValue, bucket: 'dismissed', tag: 'FALSE' }])), 'position-stability');
+  });
+
+  it('what a refusal lists as legal is said of the state the judgment leaves', () => {
+    // points[0] is refused, points[1] then places the same point: the actions are those of an Agreed point.
+    const r = judge(three(), points(['P1.1', { verdict: 'SKEPTICAL' }], ['P1.1', agreeValue]));
+    expect(refusedItem(r, 'articulation').legal).toEqual(['verdict', 'bucket']);
+    // An item that names no point or challenge lists the tools legal now.
+    const ledger = refusedItem(judge(three(), { ledger: [{ action: 'verify', factId: 'F9', outcome: 'confirmed', reference: 'x:1' }] }), 'unknown-fact');
+    expect(ledger).toMatchObject({ ref: 'F9', legal: ['delib_judge'] });
+  });
+
+  it('a judgment with only refused items returns the state unchanged', () => {
+    const s = three();
+    const r = judge(s, points(['P1.1', { verdict: 'SKEPTICAL' }]));
+    expect(r.ok && r.state).toBe(s);
+  });
+
+  it('malformed input refuses the whole move', () => {
+    expect(refusedWith(apply(three(), 'judge', { points: [{ id: 'P1.1', verdict: 'MAYBE' }] }), 'invalid-input')).toEqual([]);
+  });
+
+  it('a challenge item refused names what that challenge may do now', () => {
+    const s = judged(withTwoPoints(), { ...points(['P1.1', skeptical], ['P1.2', agreeValue]), ...advance });
+    const defended = reply(s, 'Re C1: warm restarts matter. INFERENCE');
+    const item = refusedItem(judge(defended, { challenges: [{ id: 'C1', verdict: 'rejected', reason: 'restarts are rare here' }] }), 'rejection-needs-evidence');
+    expect(item).toMatchObject({ item: 'challenges[0]', ref: 'C1', legal: ['accepted', 'rejected', 'rebutted'] });
+  });
+});
