@@ -29,8 +29,12 @@ describe('documentation matches the code', () => {
     expect(Math.round(JSON.stringify({ tools }).length / 4)).toBeLessThanOrEqual(4000);
   });
 
-  it('the server version is the package version', async () => {
-    const pkg = JSON.parse(await readFile(resolve(root, 'package.json'), 'utf8'));
-    expect(PARLEY_VERSION).toBe(pkg.version);
+  it('every version string is the package version (server, plugin manifests, marketplace)', async () => {
+    const json = async (path: string) => JSON.parse(await readFile(resolve(root, path), 'utf8'));
+    const { version } = await json('package.json');
+    expect(PARLEY_VERSION).toBe(version);
+    expect((await json('.claude-plugin/plugin.json')).version).toBe(version);
+    expect((await json('plugin/.claude-plugin/plugin.json')).version).toBe(version);
+    for (const entry of (await json('.claude-plugin/marketplace.json')).plugins) expect(entry.version, entry.name).toBe(version);
   });
 });
