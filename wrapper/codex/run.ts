@@ -72,8 +72,10 @@ export function killLiveCodexGroups(): void {
 /** Runs one `codex exec` turn. Throws BackendError on every failure. */
 export async function runCodex(opts: CodexCallOptions): Promise<CodexCallResult> {
   if (opts.env) rememberSecretsOf(opts.env);
-  const env = codexEnvironment({ ...process.env, ...opts.env });
-  const codexPath = resolveCodexPath({ ...(opts.codexPath ? { codexPath: opts.codexPath } : {}), env });
+  const parleyEnv = { ...process.env, ...opts.env };
+  const env = codexEnvironment(parleyEnv);
+  // Resolved from parley's own environment: PARLEY_CODEX_PATH is not (and must not be) passed to codex.
+  const codexPath = resolveCodexPath({ ...(opts.codexPath ? { codexPath: opts.codexPath } : {}), env: parleyEnv });
   if (!opts.sessionId) return runOnce(opts, env, codexPath);
   return withSessionQueue(sessionKey(env.CODEX_HOME, opts.sessionId), () => runOnce(opts, env, codexPath));
 }
