@@ -13,6 +13,19 @@ export default tseslint.config(
       'no-console': ['error', { allow: ['error', 'warn'] }],
     },
   },
+  // The layers (shared/design.md): mcp-server -> protocols -> (wrapper, state) -> schemas, never back.
+  {
+    files: ['protocols/**/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [{ group: ['@modelcontextprotocol/*', '**/mcp-server/**'], message: 'protocols/ is pure rules: it never imports the MCP SDK or the server.' }] }] },
+  },
+  {
+    files: ['wrapper/**/*.ts', 'state/**/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [{ group: ['**/protocols/**', '**/mcp-server/**', '@modelcontextprotocol/*'], message: 'wrapper/ and state/ sit below the protocols and the server: never import them.' }] }] },
+  },
+  {
+    files: ['schemas/**/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [{ group: ['**/protocols/**', '**/mcp-server/**', '**/wrapper/**', '**/state/**', '@modelcontextprotocol/*'], message: 'schemas/ is the lowest layer: it imports nothing of parley above it.' }] }] },
+  },
   {
     files: ['mcp-server/cli*.ts', 'mcp-server/cli/**', 'bench/**', 'test/**'],
     rules: { 'no-console': 'off' },

@@ -1,0 +1,23 @@
+import { resolve } from 'node:path';
+import { ESLint } from 'eslint';
+import { describe, expect, it } from 'vitest';
+
+/** The import boundaries of shared/design.md are lint rules: a file that crosses one fails `npm run lint`. */
+const root = resolve(import.meta.dirname, '..');
+const eslint = new ESLint({ cwd: root });
+const ruleIds = async (file: string, code: string) => (await eslint.lintText(code, { filePath: resolve(root, file) })).flatMap((r) => r.messages.map((m) => m.ruleId));
+
+describe('layer boundaries', () => {
+  it('refuse an upward import in protocols/, wrapper/, state/ and schemas/', async () => {
+    expect(await ruleIds('protocols/argumentation/x.ts', "import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';\nexport const x = McpServer;\n")).toContain('no-restricted-imports');
+    expect(await ruleIds('protocols/debate/x.ts', "import { createDeps } from '../../mcp-server/deps.js';\nexport const x = createDeps;\n")).toContain('no-restricted-imports');
+    expect(await ruleIds('wrapper/codex/x.ts', "import { readReply } from '../../protocols/argumentation/index.js';\nexport const x = readReply;\n")).toContain('no-restricted-imports');
+    expect(await ruleIds('state/x.ts', "import { judge } from '../protocols/argumentation/judgment.js';\nexport const x = judge;\n")).toContain('no-restricted-imports');
+    expect(await ruleIds('schemas/x.ts', "import { BackendError } from '../wrapper/backend.js';\nexport const x = BackendError;\n")).toContain('no-restricted-imports');
+  });
+
+  it('allow the downward ones', async () => {
+    expect(await ruleIds('protocols/argumentation/x.ts', "import { z } from 'zod';\nimport { Usage } from '../../schemas/common.js';\nexport const x = [z, Usage];\n")).not.toContain('no-restricted-imports');
+    expect(await ruleIds('mcp-server/x.ts', "import { readReply } from '../protocols/argumentation/index.js';\nexport const x = readReply;\n")).not.toContain('no-restricted-imports');
+  });
+});
