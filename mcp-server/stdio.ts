@@ -4,6 +4,7 @@ import { redact } from '../schemas/secrets.js';
 import { createServer } from './server.js';
 import { createDeps, type DepsOptions } from './deps.js';
 import { LineLimit, type DroppedLine } from './line-limit.js';
+import { PARLEY_VERSION } from './version.js';
 
 /** The largest message parley reads (the SDK's own read-buffer size). */
 export const MAX_MESSAGE_BYTES = 10 * 1024 * 1024;
@@ -30,7 +31,27 @@ export async function serveStdio(options: DepsOptions = {}): Promise<void> {
   server.server.onerror = (error) => log(error.message);
   process.once('SIGTERM', () => void shutdown().finally(() => process.exit(0)));
   process.once('SIGINT', () => void shutdown().finally(() => process.exit(0)));
+  // After the handlers, so the Ctrl-C it promises quits cleanly.
+  const hint = terminalHint(process.stdin, process.argv[1]);
+  if (hint) process.stderr.write(hint);
   await server.connect(transport);
+}
+
+/**
+ * What a person who starts the server in a terminal sees (clients pipe stdin, so they never get it):
+ * otherwise `npm start` looks hung, and typed text is silently ignored.
+ */
+export function terminalHint(stdin: { isTTY?: boolean }, entry: string | undefined): string | undefined {
+  if (!stdin.isTTY) return undefined;
+  const command = entry && /\.m?js$/.test(entry) ? `node ${entry}` : 'node /path/to/parley/plugin/parley-server.mjs';
+  return [
+    `parley ${PARLEY_VERSION}: an MCP server on stdio. It waits for an MCP client's JSON-RPC, not for typed input.`,
+    'Connect a client to it instead, e.g.:',
+    `  claude mcp add parley -- ${command}`,
+    `  codex mcp add parley -- ${command}`,
+    'The commands for a person (debate, dialogic, report, sweep) are listed by --help. Ctrl-C quits.',
+    '',
+  ].join('\n');
 }
 
 function log(message: string): void {

@@ -107,7 +107,10 @@ export const ResolvedReference = z.object({
   note: z.string().optional(),
   /** The reference as the model wrote it, kept when it could not be resolved. */
   raw: z.object({ agent: z.string(), claim: z.string().optional() }),
+  /** The target agent is known (the agent-to-agent edge counts); a claim may still be unresolved. */
   resolved: z.boolean(),
+  /** The claim id as written when it matched no known claim of `targetAgent`. */
+  unresolvedClaim: z.string().optional(),
 });
 export type ResolvedReference = z.infer<typeof ResolvedReference>;
 

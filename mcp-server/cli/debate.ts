@@ -26,7 +26,7 @@ export function registerDebateCommand(program: Command): void {
     .option('--temperature <t>', 'sampling temperature', parseNumber)
     .option('--config <file>', 'a full debate config as JSON (flags given override it)')
     .option('--out <file>', 'where the transcript JSON goes', 'debate.json')
-    .option('--dir <folder>', 'run folder for the audit log (default: <out>.run)')
+    .option('--dir <folder>', 'run folder for the audit log (default: <out without its extension>.run, e.g. debate.run)')
     .action(async (question: string | undefined, options: RunOptions) => {
       await runInterruptible('debate', (signal) => runCommand(question, options, signal));
     });

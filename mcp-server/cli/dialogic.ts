@@ -1,8 +1,9 @@
 import { access, readFile, writeFile } from 'node:fs/promises';
-import { basename, dirname, extname, join, resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { analyzeDialogic, exportDictionaryTerms, runDialogicToFile } from '../../protocols/dialogic/index.js';
 import { PersonaAssignment, SeedLevel } from '../../schemas/dialogic.js';
+import { runFolderFor } from '../../protocols/run-folder.js';
 import { progressDisplay, reportFailure, runInterruptible } from './shared.js';
 
 /** `parley dialogic ...`: run the protocol, `analyze` a run file, `export` its agreed terms. */
@@ -19,7 +20,7 @@ export function registerDialogicCommand(program: Command): void {
     .option('--no-anonymise', 'show proposer identities (the control condition)')
     .option('--max-cycles <n>', 'safety bound on cycles', parseInteger, 10)
     .option('--out <file>', 'where the run JSON goes', 'dialogic-run.json')
-    .option('--dir <folder>', 'run folder for the audit log and baseline (default: <out>.run beside the output)')
+    .option('--dir <folder>', 'run folder for the audit log and baseline (default: <out without its extension>.run, e.g. dialogic-run.run)')
     .action(async (options: RunOptions) => {
       await runInterruptible('dialogic', (signal) => runCommand(options, signal));
     });
@@ -27,7 +28,7 @@ export function registerDialogicCommand(program: Command): void {
   dialogic
     .command('analyze <runFile>')
     .description('capitulation measures of a run file (ours or a compatible foreign one)')
-    .option('--baseline <file>', 'baseline JSON (default: <run>.run/baseline.json when present)')
+    .option('--baseline <file>', 'baseline JSON (default: <run without its extension>.run/baseline.json when present)')
     .option('--json', 'print the measures as JSON instead of a table')
     .action(async (runFile: string, options: { baseline?: string; json?: boolean }) => {
       await reportFailure('dialogic', async () => {
@@ -109,7 +110,7 @@ async function readJson(path: string): Promise<unknown> {
 }
 
 async function defaultBaseline(runFile: string): Promise<string | undefined> {
-  const candidate = join(dirname(resolve(runFile)), `${basename(runFile, extname(runFile))}.run`, 'baseline.json');
+  const candidate = join(runFolderFor(runFile), 'baseline.json');
   try {
     await access(candidate);
     return candidate;

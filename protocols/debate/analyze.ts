@@ -3,6 +3,7 @@ import type { RunAnalysis } from '../run-protocol.js';
 import { measureAgents, measureClaims, type AgentMeasures, type InfluenceEvent, type SilenceCandidate } from './agent-measures.js';
 import { buildGraph, graphToDot, graphToMermaid, type DebateGraph } from './graph.js';
 import { round6 } from './math.js';
+import { prepareForAnalysis } from './reanalysis.js';
 import { measureRounds, type RoundMeasures } from './round-measures.js';
 
 export type DebateSummary = {
@@ -10,6 +11,8 @@ export type DebateSummary = {
   stopReason: DebateTranscript['stop']['reason'];
   agentCount: number;
   finalMajorityAnswer: string | null;
+  /** The answers tied for most common in the last round (then finalMajorityAnswer is null). */
+  finalTiedAnswers: string[];
   finalAgreement: number;
   finalUnanimity: boolean;
   agentsInAgreement: number;
@@ -55,7 +58,7 @@ const DEFAULT_DELTA_S = 0.05;
 export function analyzeDebate(input: unknown): DebateAnalysis {
   const kind = input && typeof input === 'object' ? (input as { kind?: unknown }).kind : undefined;
   if (kind !== 'parley.debate') throw new Error('not a debate transcript: its "kind" is not "parley.debate"');
-  const transcript = DebateTranscript.parse(input);
+  const transcript = prepareForAnalysis(DebateTranscript.parse(input));
   const deltaS = typeof transcript.config.deltaS === 'number' ? transcript.config.deltaS : DEFAULT_DELTA_S;
   const rounds = measureRounds(transcript.rounds, transcript.agents.length, deltaS);
   const { agents, influence } = measureAgents(transcript);
@@ -74,6 +77,7 @@ export function analyzeDebate(input: unknown): DebateAnalysis {
     stopReason: transcript.stop.reason,
     agentCount: transcript.agents.length,
     finalMajorityAnswer: last?.majorityAnswer ?? null,
+    finalTiedAnswers: last?.tiedAnswers ?? [],
     finalAgreement: last?.agreement ?? 0,
     finalUnanimity: last?.unanimity ?? false,
     agentsInAgreement: last?.agentsInAgreement ?? 0,
@@ -120,14 +124,14 @@ export function exportGraph(analysis: DebateAnalysis, format: 'json' | 'dot' | '
 const ROUND_COLUMNS = [
   'round', 'validAgents', 'formatFailures', 'callFailures', 'majorityAnswer', 'agreement', 'agentsInAgreement', 'unanimity',
   'voteEntropy', 'meanAgentEntropy', 'js', 'overlap', 'deltaJs', 'deltaOverlap', 'sycophancy', 'jsCollapseRatio', 'collapse',
-  'rebuttalDensity', 'referenceDensity', 'references', 'unresolvedReferences', 'rhoBar', 'beta',
+  'rebuttalDensity', 'referenceDensity', 'references', 'unresolvedReferences', 'rhoBar', 'beta', 'tiedAnswers',
 ] as const satisfies readonly (keyof RoundMeasures)[];
 
 const AGENT_COLUMNS = ['agentId', 'label', 'firstAnswer', 'finalAnswer', 'changes', 'inDegree', 'outDegree', 'conformity', 'obstinacy'] as const satisfies readonly (keyof AgentMeasures)[];
 
 function csvCell(value: unknown): string {
   if (value === null || value === undefined) return '';
-  const text = String(value);
+  const text = Array.isArray(value) ? value.join('|') : String(value);
   return /[",\n\r]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 
@@ -150,7 +154,7 @@ function renderTable(measures: DebateMeasures): string {
       [
         String(round.round).padEnd(6),
         String(round.validAgents).padEnd(6),
-        (round.majorityAnswer ?? '-').slice(0, 15).padEnd(15),
+        (round.majorityAnswer ?? (round.tiedAnswers.length ? `tie: ${round.tiedAnswers.join('|')}` : '-')).slice(0, 15).padEnd(15),
         round.agreement.toFixed(2).padEnd(6),
         round.voteEntropy.toFixed(3).padEnd(9),
         round.js.toFixed(3).padEnd(7),
@@ -163,7 +167,7 @@ function renderTable(measures: DebateMeasures): string {
   const s = measures.summary;
   lines.push(
     '',
-    `stop: ${s.stopReason} after ${s.roundsRun} round(s); final answer ${s.finalMajorityAnswer ?? '-'} (${s.agentsInAgreement}/${s.agentCount} agree)`,
+    `stop: ${s.stopReason} after ${s.roundsRun} round(s); final answer ${s.finalMajorityAnswer ?? (s.finalTiedAnswers.length ? `tie: ${s.finalTiedAnswers.join('|')}` : '-')} (${s.agentsInAgreement}/${s.agentCount} agree)`,
     `changed: ${s.howManyAgentsChanged}; conformity ${s.conformity ?? '-'}; obstinacy ${s.obstinacy ?? '-'}; ignored claims ${s.ignoredClaims}; silence candidates ${s.silenceCandidates}`,
   );
   return lines.join('\n') + '\n';

@@ -27,7 +27,7 @@ export interface DebateGraph {
   edges: GraphEdge[];
 }
 
-/** The directed debate graph rebuilt from the transcript; unresolved and self references are left out. */
+/** The directed debate graph rebuilt from the transcript; references to unknown agents and self references are left out. */
 export function buildGraph(transcript: DebateTranscript): DebateGraph {
   const nodes: GraphNode[] = transcript.agents.map((agent) => ({ id: agent.id, kind: 'agent', label: agent.label }));
   const edges = new Map<string, GraphEdge>();

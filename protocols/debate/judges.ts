@@ -3,6 +3,7 @@ import type { CritAgentScore, DebateRound, RcaVerdict } from '../../schemas/deba
 import type { DebateAgent } from './agents.js';
 import { findAgent } from './parse-turn.js';
 import { renderTurn } from './prompts.js';
+import { isValidTurn, meanRho } from './round-measures.js';
 
 export const CRIT_FLAGS = ['contradictions', 'unsupported_claims', 'ignored_critiques', 'premature_certainty', 'causal_overreach', 'conclusion_drift'] as const;
 
@@ -37,10 +38,10 @@ export type RcaReply = z.infer<typeof RcaReply>;
 
 export type CritVariant = 'gamma' | 'pillars' | 'both';
 
-function renderRound(round: DebateRound, agents: DebateAgent[]): string {
+function renderRound(round: DebateRound, agents: DebateAgent[], validOnly = false): string {
   return round.order
     .map((agentId) => {
-      const turn = round.turns.find((candidate) => candidate.agentId === agentId);
+      const turn = round.turns.find((candidate) => candidate.agentId === agentId && (!validOnly || isValidTurn(candidate)));
       const agent = agents.find((candidate) => candidate.id === agentId);
       return turn && agent ? renderTurn(turn, agent.label, false, (id) => agents.find((candidate) => candidate.id === id)?.label, true) : '';
     })
@@ -66,7 +67,7 @@ export function critPrompt(question: string, round: DebateRound, agents: DebateA
     'You audit the reasoning of agents in a debate. Judge the quality of each response, not whether its answer is right.',
     `Question under debate: ${question}`,
     `Round ${round.round} responses:`,
-    renderRound(round, agents),
+    renderRound(round, agents, true),
     'For each agent with a response, give: ' + asks.join(' '),
     'Reply with one JSON object only: {"agents": [{"agent": "<name as shown>", ...}]}',
   ].join('\n\n');
@@ -99,17 +100,19 @@ export function critGamma(reasons: { validity: number; credibility: number }[], 
   return all.reduce((sum, reason) => sum + reason.validity * reason.credibility, 0) / all.length;
 }
 
-export function critScores(reply: CritReply, agents: DebateAgent[]): { scores: CritAgentScore[]; rhoBar?: number } {
+/** Only agents with a valid turn this round are scored; a score the judge gave anyone else is dropped. */
+export function critScores(reply: CritReply, agents: DebateAgent[], round: DebateRound): { scores: CritAgentScore[]; rhoBar?: number } {
+  const valid = new Set(round.turns.filter(isValidTurn).map((turn) => turn.agentId));
   const scores = reply.agents.flatMap((entry): CritAgentScore[] => {
     const agent = findAgent(agents, entry.agent);
-    if (!agent) return [];
+    if (!agent || !valid.has(agent.id)) return [];
     const gamma = critGamma(entry.reasons ?? [], entry.rivals ?? []);
     const pillars = entry.pillars;
     const rho = pillars ? (pillars.logicalValidity + pillars.evidentialSupport + pillars.alternativeConsideration + pillars.causalAlignment) / 4 : undefined;
     return [{ agentId: agent.id, ...(gamma !== undefined && { gamma }), ...(pillars && { pillars }), ...(rho !== undefined && { rho }), flags: entry.flags }];
   });
-  const rhos = scores.flatMap((score) => (score.rho === undefined ? [] : [score.rho]));
-  return { scores, ...(rhos.length > 0 && { rhoBar: rhos.reduce((sum, rho) => sum + rho, 0) / rhos.length }) };
+  const rhoBar = meanRho(scores, valid);
+  return { scores, ...(rhoBar !== undefined && { rhoBar }) };
 }
 
 export function rcaVerdicts(reply: RcaReply, agents: DebateAgent[]): RcaVerdict[] {

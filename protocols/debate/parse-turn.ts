@@ -43,9 +43,10 @@ function resolveReference(ref: DebaterReply['references'][number], ctx: TurnCont
   if (!target) return { ...base, targetAgent: ref.agent, resolved: false };
   if (!claimKey) return { ...base, targetAgent: target.id, resolved: true };
   const local = [...ctx.knownClaims].reverse().find((claim) => claim.agentId === target.id && claim.localId.toLowerCase() === claimKey);
+  // A known agent with an unknown claim id still engaged that agent: keep the edge, flag the claim.
   return local
     ? { ...base, targetAgent: target.id, targetClaim: local.id, resolved: true }
-    : { ...base, targetAgent: target.id, resolved: false };
+    : { ...base, targetAgent: target.id, unresolvedClaim: ref.claim!, resolved: true };
 }
 
 function distributionOf(reply: DebaterReply, answer: string, options?: string[]): Distribution {

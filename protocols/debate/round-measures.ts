@@ -1,4 +1,4 @@
-import type { DebateRound, TurnRecord } from '../../schemas/debate.js';
+import type { CritAgentScore, DebateRound, DebateTurn, TurnRecord } from '../../schemas/debate.js';
 import { entropy, generalizedJs, histogram, meanPairwiseJaccard, round6 } from './math.js';
 
 export interface RoundMeasures {
@@ -7,7 +7,10 @@ export interface RoundMeasures {
   formatFailures: number;
   callFailures: number;
   answers: Record<string, string>;
+  /** The single most common answer; null when none was valid or several tie for most common. */
   majorityAnswer: string | null;
+  /** The answers tied for most common, sorted; empty when there is no tie. */
+  tiedAnswers: string[];
   /** Share of valid agents holding the most common answer. */
   agreement: number;
   agentsInAgreement: number;
@@ -33,6 +36,7 @@ export interface RoundMeasures {
   /** The same for any stance. */
   referenceDensity: number;
   references: number;
+  /** References to an unknown agent, or to a known agent with an unknown claim id. */
   unresolvedReferences: number;
   rhoBar: number | null;
   beta: number | null;
@@ -41,8 +45,16 @@ export interface RoundMeasures {
 export const COLLAPSE_RATIO = 0.4;
 export const COLLAPSE_MIN_JS = 0.1;
 
+export const isValidTurn = (turn: DebateTurn): boolean => turn.status === 'ok' && turn.record !== undefined;
+
 export const validRecords = (round: DebateRound): { agentId: string; record: TurnRecord }[] =>
   round.turns.flatMap((turn) => (turn.status === 'ok' && turn.record ? [{ agentId: turn.agentId, record: turn.record }] : []));
+
+/** rho_bar: the mean CRIT rho over the agents with a valid turn (a judge's score for anyone else is ignored). */
+export function meanRho(scores: readonly CritAgentScore[], validAgentIds: ReadonlySet<string>): number | undefined {
+  const rhos = scores.flatMap((score) => (score.rho === undefined || !validAgentIds.has(score.agentId) ? [] : [score.rho]));
+  return rhos.length > 0 ? rhos.reduce((sum, rho) => sum + rho, 0) / rhos.length : undefined;
+}
 
 function pairDensity(round: DebateRound, agentCount: number, stance?: string): number {
   const pairs = new Set<string>();
@@ -64,10 +76,11 @@ export function measureRounds(rounds: DebateRound[], agentCount: number, deltaS:
     const answers = Object.fromEntries(valid.map(({ agentId, record }) => [agentId, record.answer]));
     const counts = new Map<string, number>();
     for (const { record } of valid) counts.set(record.answer, (counts.get(record.answer) ?? 0) + 1);
-    // Ties resolve to the answer seen first in speaking order, so the result is deterministic.
-    let majorityAnswer: string | null = null;
-    let top = 0;
-    for (const [answer, count] of counts) if (count > top) [majorityAnswer, top] = [answer, count];
+    // A tie is reported, never broken: any rule would put a choice the votes did not make into the result.
+    const top = Math.max(0, ...counts.values());
+    const leaders = [...counts].filter(([, count]) => count === top).map(([answer]) => answer);
+    const majorityAnswer = leaders.length === 1 ? leaders[0]! : null;
+    const tiedAnswers = leaders.length > 1 ? leaders.sort() : [];
     const js = generalizedJs(valid.map(({ record }) => record.distribution));
     const overlap = meanPairwiseJaccard(valid.map(({ record }) => new Set(record.evidence)));
     const previous = out.at(-1);
@@ -75,7 +88,7 @@ export function measureRounds(rounds: DebateRound[], agentCount: number, deltaS:
     const deltaOverlap = previous ? overlap - previous.overlap : null;
     const jsCollapseRatio = previous && previous.js > 0 ? js / previous.js : null;
     const references = valid.reduce((sum, { record }) => sum + record.references.length, 0);
-    const unresolved = valid.reduce((sum, { record }) => sum + record.references.filter((ref) => !ref.resolved).length, 0);
+    const unresolved = valid.reduce((sum, { record }) => sum + record.references.filter((ref) => !ref.resolved || ref.unresolvedClaim !== undefined).length, 0);
     out.push({
       round: round.round,
       validAgents: valid.length,
@@ -83,6 +96,7 @@ export function measureRounds(rounds: DebateRound[], agentCount: number, deltaS:
       callFailures: round.turns.filter((turn) => turn.status === 'call-failure').length,
       answers,
       majorityAnswer,
+      tiedAnswers,
       agreement: valid.length ? round6(top / valid.length) : 0,
       agentsInAgreement: top,
       unanimity: valid.length >= 2 && top === valid.length,
@@ -99,7 +113,8 @@ export function measureRounds(rounds: DebateRound[], agentCount: number, deltaS:
       referenceDensity: round6(pairDensity(round, agentCount)),
       references,
       unresolvedReferences: unresolved,
-      rhoBar: round.crit?.rhoBar ?? null,
+      // Recomputed, not read back: transcripts written before issue 14 averaged failed agents in.
+      rhoBar: round.crit ? (meanRho(round.crit.scores, new Set(valid.map(({ agentId }) => agentId))) ?? null) : null,
       beta: round.beta ?? null,
     });
   }

@@ -1,4 +1,5 @@
 import { join, resolve } from 'node:path';
+import { resumableRunFolderFor } from '../run-folder.js';
 import type { DebateConfig, DebateConfigInput, DebateTranscript } from '../../schemas/debate.js';
 import { makePrivateDir, openPrivateAuditLog } from '../../state/private-files.js';
 import type { Backend } from '../../wrapper/backend.js';
@@ -9,7 +10,7 @@ import { writeJsonFileAtomic } from '../../state/atomic-write.js';
 
 export interface RunDebateToFileOptions {
   outPath: string;
-  /** Folder for the audit log; defaults to `<outPath>.run/`. Reusing it resumes the run. */
+  /** Folder for the audit log; defaults to `<out without its extension>.run/` beside it. Reusing it resumes the run. */
   dir?: string;
   runId?: string;
   backendFor?: (spec: string) => Backend;
@@ -21,7 +22,7 @@ export interface RunDebateToFileOptions {
 /** Runs a debate outside the MCP server (CLI, tests, benchmarks); the transcript is saved after every round. */
 export async function runDebateToFile(config: DebateConfigInput | DebateConfig, options: RunDebateToFileOptions): Promise<DebateTranscript> {
   const outPath = resolve(options.outPath);
-  const dir = resolve(options.dir ?? `${outPath}.run`);
+  const dir = resolve(options.dir ?? resumableRunFolderFor(outPath));
   await makePrivateDir(dir);
   const backends = new Map<string, Backend>();
   const backendFor =

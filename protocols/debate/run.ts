@@ -224,7 +224,7 @@ async function runCrit(config: DebateConfig, ctx: RunContext, replay: Replay, ag
     signal: ctx.signal,
   });
   spend(outcome.usage);
-  round.crit = outcome.status === 'ok' ? { status: 'ok', ...critScores(outcome.value, agents) } : { status: 'failure', scores: [], error: outcome.error };
+  round.crit = outcome.status === 'ok' ? { status: 'ok', ...critScores(outcome.value, agents, round) } : { status: 'failure', scores: [], error: outcome.error };
 }
 
 async function runRca(

@@ -33,6 +33,8 @@ export interface CallRequest<T> {
   prompt: string;
   schema: z.ZodType<T>;
   schemaName: string;
+  /** Older keys of the same step, replayed when a run started before a renaming is resumed. */
+  formerKeys?: readonly string[];
 }
 
 export interface RecorderOptions {
@@ -64,7 +66,7 @@ export class CallRecorder {
   }
 
   async call<T>(request: CallRequest<T>): Promise<T> {
-    const stored = this.replies.get(request.key);
+    const stored = [request.key, ...(request.formerKeys ?? [])].map((key) => this.replies.get(key)).find((reply) => reply !== undefined);
     if (stored !== undefined) {
       const parsed = request.schema.safeParse(stored);
       if (parsed.success) {

@@ -2,7 +2,7 @@ import type { NegotiationEntry, TermText } from '../../schemas/dialogic.js';
 import type { CallRequest, Participant } from './calls.js';
 import { counterRevisionPrompt, proposerPrompt, responderPrompt, type Speaker } from './prompts.js';
 import { ProposerReply, VerdictReply } from './replies.js';
-import type { NegotiatedTerm, ProposedTerm } from './terms.js';
+import { capDropReason, type NegotiatedTerm, type ProposedTerm } from './terms.js';
 
 export type Ask = <T>(request: CallRequest<T>) => Promise<T>;
 export type Note = (key: string, type: string, data: Record<string, unknown>) => Promise<void>;
@@ -24,8 +24,10 @@ export interface NegotiationInput {
 
 /**
  * Negotiates one term to a conclusion. An exchange is one verdict from the responder and, on
- * REFINE, one answer from the proposer (accept, counter-revise, concede). After `maxExchanges`
- * exchanges that end in a counter-revision, the term is dropped by the cap.
+ * REFINE, one answer from the proposer (accept, counter-revise, concede). `proposed_revision` is
+ * the revised definition text, as the seed asks; the whole revised term is in the audit log's
+ * verdict record. When the last allowed exchange ends in a counter-revision, that exchange's
+ * outcome is the drop, with the cap as its reason: the cap adds no exchange of its own.
  */
 export async function negotiateTerm(input: NegotiationInput): Promise<NegotiatedTerm> {
   const { term, proposer, responder, maxExchanges, keyPrefix } = input;
@@ -76,7 +78,7 @@ export async function negotiateTerm(input: NegotiationInput): Promise<Negotiated
       schemaName: 'dialogic_proposer_reply',
     });
     await input.note(`ev/${replyKey}`, 'proposer_reply', { term_id: term.id, exchange, by: proposer.slot, ...reply });
-    const refine = { action: 'REFINE' as const, proposed_revision: JSON.stringify(revision), reason: verdict.reason };
+    const refine = { action: 'REFINE' as const, proposed_revision: revision.definition, reason: verdict.reason };
 
     if (reply.decision === 'accept') {
       history.push(entry({ ...refine, outcome: 'accepted' }));
@@ -86,18 +88,14 @@ export async function negotiateTerm(input: NegotiationInput): Promise<Negotiated
       history.push(entry({ ...refine, outcome: 'dropped' }));
       return { proposed: term, status: 'DROPPED', final: current, history, dropKind: 'concession' };
     }
+    if (exchange === maxExchanges) {
+      history.push(entry({ ...refine, reason: capDropReason(maxExchanges, verdict.reason), outcome: 'dropped' }));
+      return { proposed: term, status: 'DROPPED', final: current, history, dropKind: 'cap' };
+    }
     history.push(entry({ ...refine, outcome: 'counter_revised' }));
     lastRevision = revision;
     current = reply.counter_revision;
     counterReason = reply.reason;
   }
-
-  history.push(
-    entry({
-      action: 'DROP',
-      reason: `No agreement after ${maxExchanges} exchanges: dropped by the exchange cap.`,
-      outcome: 'dropped',
-    }),
-  );
-  return { proposed: term, status: 'DROPPED', final: current, history, dropKind: 'cap' };
+  throw new Error(`negotiation of ${term.id} ended without an outcome`);
 }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { CAP_DROP_MARK } from './terms.js';
 
 /**
  * A tolerant reader of dialogic run files: ours, or another implementation's. Known deviations
@@ -91,8 +92,10 @@ export interface Exchange {
 }
 
 /**
- * The real exchanges of a term's history, without a closing "dropped by the cap" marker: ours
- * follows `cap` counter-revisions; another implementation's may lack the speaker fields.
+ * The real exchanges of a term's history, without a closing "dropped by the cap" marker (older
+ * files of ours add one after `cap` counter-revisions; another implementation's may lack the
+ * speaker fields). An exchange that ends the term by the cap (its reason opens with
+ * CAP_DROP_MARK) reads as counter_revised: that is what the proposer answered.
  */
 export function realExchanges(history: LooseTerm['generation_metadata']['negotiation_history'], cap: number): Exchange[] {
   const exchanges: Exchange[] = [];
@@ -104,8 +107,10 @@ export function realExchanges(history: LooseTerm['generation_metadata']['negotia
     const closesCap = action === 'DROP' && previous?.outcome === 'counter_revised' && counterRevised >= cap;
     const speakerless = entry.presented_by === undefined && entry.response_by === undefined && action === 'DROP';
     if (closesCap || speakerless) continue;
-    if (outcome === 'counter_revised') counterRevised += 1;
-    exchanges.push({ action, outcome });
+    const cappedHere = action === 'REFINE' && outcome === 'dropped' && (entry.reason ?? '').startsWith(CAP_DROP_MARK);
+    const read = cappedHere ? 'counter_revised' : outcome;
+    if (read === 'counter_revised') counterRevised += 1;
+    exchanges.push({ action, outcome: read });
   }
   return exchanges;
 }

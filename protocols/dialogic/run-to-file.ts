@@ -1,4 +1,5 @@
-import { basename, dirname, extname, join, resolve } from 'node:path';
+import { basename, join, resolve } from 'node:path';
+import { runFolderFor } from '../run-folder.js';
 import { makePrivateDir, openPrivateAuditLog } from '../../state/private-files.js';
 import type { Backend } from '../../wrapper/backend.js';
 import { createBackend } from '../../wrapper/model-spec.js';
@@ -10,7 +11,7 @@ import { writeJsonFileAtomic } from '../../state/atomic-write.js';
 export interface RunToFileOptions {
   /** Where the seed-format run JSON goes. */
   outPath: string;
-  /** The run folder (audit.jsonl, baseline.json); default `<out without .json>.run/` beside it. */
+  /** The run folder (audit.jsonl, baseline.json); default `<out without its extension>.run/` beside it. */
   dir?: string;
   backendFor?: (spec: string) => Backend;
   signal?: AbortSignal;
@@ -24,7 +25,7 @@ export interface RunToFileOptions {
  */
 export async function runDialogicToFile(config: DialogicConfigInput | DialogicConfig, options: RunToFileOptions): Promise<DialogicRunOutput> {
   const outPath = resolve(options.outPath);
-  const dir = resolve(options.dir ?? join(dirname(outPath), `${basename(outPath, extname(outPath))}.run`));
+  const dir = resolve(options.dir ?? runFolderFor(outPath));
   await makePrivateDir(dir);
   const backends = new Map<string, Backend>();
   const backendFor =

@@ -78,15 +78,26 @@ export async function runDialogic(input: DialogicConfigInput | DialogicConfig, c
   let done = 0;
   const progress = (message: string) => ctx.progress({ done, message });
 
+  // Cycle numbering: independent generation is cycle 0; negotiation N presents the terms
+  // introduced in cycle N; the regeneration after negotiation N is numbered N and its terms are
+  // introduced in cycle N+1. Keys, events, records and terms all follow it (before this, the
+  // generation calls were keyed c1/generate and c(N+1)/generate: kept as former keys to resume).
   // Step 1: independent generation, concurrently; neither model sees the other's output.
-  progress('cycle 1: independent generation');
+  progress('cycle 0: independent generation');
   const [firstA, firstB] = await Promise.all(
     (['model_a', 'model_b'] as const).map((slot) =>
-      ask({ key: `c1/generate/${slot}`, who: participants[slot], prompt: generationPrompt(), schema: GenerationReply, schemaName: 'dialogic_terms' }),
+      ask({
+        key: `c0/generate/${slot}`,
+        formerKeys: [`c1/generate/${slot}`],
+        who: participants[slot],
+        prompt: generationPrompt(),
+        schema: GenerationReply,
+        schemaName: 'dialogic_terms',
+      }),
     ),
   );
   const independent = { model_a: firstA?.terms ?? [], model_b: firstB?.terms ?? [] };
-  await event('ev/c1/baseline', 'baseline', { independent_generation: independent });
+  await event('ev/c0/baseline', 'baseline', { independent_generation: independent });
   const cycles: CycleMetadata[] = [
     cycleMetadata(facts, 0, 'independent_generation', { presented: independent.model_a.length + independent.model_b.length }),
   ];
@@ -142,7 +153,8 @@ export async function runDialogic(input: DialogicConfigInput | DialogicConfig, c
     const [regenA, regenB] = await Promise.all(
       (['model_a', 'model_b'] as const).map((slot) =>
         ask({
-          key: `c${cycle + 1}/generate/${slot}`,
+          key: `c${cycle}/regenerate/${slot}`,
+          formerKeys: [`c${cycle + 1}/generate/${slot}`],
           who: participants[slot],
           prompt: regenerationPrompt(dictionary),
           schema: RegenerationReply,

@@ -20,6 +20,11 @@ export interface ProposedTerm {
 
 export type DropKind = 'verdict' | 'concession' | 'cap';
 
+/** Opens the reason of an exchange that ended the term by the exchange cap; readers match it. */
+export const CAP_DROP_MARK = 'Dropped by the exchange cap';
+export const capDropReason = (maxExchanges: number, revisionReason: string): string =>
+  `${CAP_DROP_MARK}: no agreement after ${maxExchanges} exchanges. The revision's reason: ${revisionReason}`;
+
 export interface NegotiatedTerm {
   proposed: ProposedTerm;
   status: TermStatus;

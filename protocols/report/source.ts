@@ -3,6 +3,7 @@ import { basename, dirname, extname, join } from 'node:path';
 import { DeliberationState } from '../../schemas/argumentation.js';
 import { parseAuditLines, type AuditRecord } from '../../state/audit-log.js';
 import { readJsonFile } from '../../state/json-text.js';
+import { runFolderFor } from '../run-folder.js';
 
 export type ReportKind = 'argumentation' | 'dialogic' | 'debate';
 
@@ -63,7 +64,7 @@ export async function loadReportSource(path: string): Promise<ReportSource> {
     return sourceFromData(data, { label, audit: parseAuditLines(text) });
   }
   if (kind === 'dialogic') {
-    const baseline = (await readJsonIfPresent(join(`${stem}.run`, 'baseline.json'))) ?? (await readJsonIfPresent(join(dirname(path), 'baseline.json')));
+    const baseline = (await readJsonIfPresent(join(runFolderFor(path), 'baseline.json'))) ?? (await readJsonIfPresent(join(dirname(path), 'baseline.json')));
     return sourceFromData(data, { label, ...(baseline !== undefined && { baseline }) });
   }
   return sourceFromData(data, { label });

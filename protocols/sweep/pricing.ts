@@ -47,7 +47,27 @@ export function priceFor(spec: string, table: PriceTable): Price | undefined {
     .filter((key) => model.startsWith(`${key}-`))
     .sort((a, b) => b.length - a.length)[0];
   if (prefix) return table[prefix];
-  return Object.hasOwn(table, provider) ? table[provider] : undefined;
+  if (Object.hasOwn(table, provider)) return table[provider];
+  return isLocalEndpoint(spec) ? LOCAL_PRICE : undefined;
+}
+
+const LOCAL_PRICE: Price = { input: 0, output: 0 };
+
+/**
+ * An `openai-compatible:` URL on this machine (127.0.0.0/8, localhost, ::1): a local server costs
+ * nothing. It comes after the table, so a local proxy serving a listed model keeps that model's price.
+ */
+export function isLocalEndpoint(spec: string): boolean {
+  if (!spec.startsWith('openai-compatible:')) return false;
+  const rest = spec.slice('openai-compatible:'.length);
+  const hash = rest.lastIndexOf('#');
+  let host: string;
+  try {
+    host = new URL(hash === -1 ? rest : rest.slice(0, hash)).hostname;
+  } catch {
+    return false;
+  }
+  return host === 'localhost' || host.endsWith('.localhost') || host === '[::1]' || /^127(\.\d{1,3}){3}$/.test(host);
 }
 
 /** Input tokens include cached ones; reasoning tokens are part of output (as providers bill them). */

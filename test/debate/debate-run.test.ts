@@ -80,8 +80,8 @@ describe('a scripted 4-agent, 3-round debate', () => {
 
   it('computes the round measures by hand', () => {
     const [one, two] = analysis.measures.rounds;
-    // Round 1: yes, no, yes ("Yes" normalised), no.
-    expect(one).toMatchObject({ validAgents: 4, majorityAnswer: 'yes', agreement: 0.5, unanimity: false, voteEntropy: 1, meanAgentEntropy: 0, js: 1 });
+    // Round 1: yes, no, yes ("Yes" normalised), no: a 2-2 tie, reported rather than given to the first speaker.
+    expect(one).toMatchObject({ validAgents: 4, majorityAnswer: null, tiedAnswers: ['no', 'yes'], agreement: 0.5, unanimity: false, voteEntropy: 1, meanAgentEntropy: 0, js: 1 });
     // Evidence {e1,e2} {e2,e3} {e1} {e4}: pairs 1/3 + 1/2 + 0*4 = 5/6, over 6 pairs = 5/36.
     expect(one!.overlap).toBeCloseTo(5 / 36, 6);
     expect(one).toMatchObject({ deltaJs: null, sycophancy: null, rebuttalDensity: 0, references: 0 });
@@ -135,7 +135,8 @@ describe('a scripted 4-agent, 3-round debate', () => {
     const saved = JSON.parse(await readFile(outPath, 'utf8'));
     expect(analyzeDebate(saved)).toEqual(analysis);
     const csv = measuresToCsv(analyzeDebate(saved));
-    expect(csv.split('\n')[0]).toMatch(/^round,validAgents,/);
+    expect(csv.split('\n')[0]).toMatch(/^round,validAgents,.*,rhoBar,beta,tiedAnswers$/);
+    expect(csv.split('\n')[1]).toMatch(/^1,4,0,0,,0\.5,2,.*,no\|yes$/);
     expect(csv.split('\n')[2]).toMatch(/^2,4,0,0,yes,1,4,true,0,0,0,0,-1,/);
     expect(measuresToCsv(analysis, 'agents').split('\n')).toHaveLength(6);
   });

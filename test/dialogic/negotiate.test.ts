@@ -64,13 +64,49 @@ describe('negotiateTerm', () => {
         if (result.status === 'KEEP') expect(history).toHaveLength(1);
         if (result.status === 'REFINED') expect(last?.outcome).toBe('accepted');
         if (result.status === 'DROPPED') expect(last?.outcome).toBe('dropped');
-        if (result.dropKind === 'cap') expect(counters).toBe(cap);
+        // The cap adds no exchange: its drop is the outcome of the last real one.
+        expect(history.length).toBe(keys.filter((key) => key.endsWith('/respond')).length);
+        if (result.dropKind === 'cap') expect([counters, history.length, last?.action]).toEqual([cap - 1, cap, 'REFINE']);
+        for (const h of history) expect(h.proposed_revision === undefined).toBe(h.action !== 'REFINE');
         if (result.status === 'REFINED') expect(result.final.term).not.toBe('original');
         if (result.status === 'KEEP') expect(result.final.term).toBe('original');
         expect(history.every((h) => h.presented_by === 'model_b' && h.response_by === 'model_a')).toBe(true);
       }),
       { numRuns: 300 },
     );
+  });
+
+  it('emits the revised definition text as proposed_revision (issue 14, item 9)', async () => {
+    const { result } = await negotiate(['REFINE'], ['accept'], 3);
+    expect(result.history).toEqual([
+      {
+        cycle: 1,
+        presented_by: 'model_b',
+        response_by: 'model_a',
+        action: 'REFINE',
+        proposed_revision: 'The state called rev1. It can be recognised by a test.',
+        reason: 'r1',
+        outcome: 'accepted',
+      },
+    ]);
+    expect(result.final.term).toBe('rev1');
+  });
+
+  it('records a cap drop as the outcome of the last real exchange, with the cap as its reason (item 10)', async () => {
+    // Three rounds of REFINE answered by a counter-revision, cap 3: three exchanges, not four.
+    const { result, keys } = await negotiate(['REFINE', 'REFINE', 'REFINE'], ['counter_revise', 'counter_revise', 'counter_revise'], 3);
+    expect(keys).toHaveLength(6);
+    expect(result).toMatchObject({ status: 'DROPPED', dropKind: 'cap', final: { term: 'counter2' } });
+    expect(result.history.map((h) => [h.response_by, h.action, h.proposed_revision, h.outcome])).toEqual([
+      ['model_a', 'REFINE', 'The state called rev1. It can be recognised by a test.', 'counter_revised'],
+      ['model_a', 'REFINE', 'The state called rev2. It can be recognised by a test.', 'counter_revised'],
+      ['model_a', 'REFINE', 'The state called rev3. It can be recognised by a test.', 'dropped'],
+    ]);
+    expect(result.history.map((h) => h.reason)).toEqual([
+      'r1',
+      'r2',
+      "Dropped by the exchange cap: no agreement after 3 exchanges. The revision's reason: r3",
+    ]);
   });
 
   it('keeps the counter-revision when the responder accepts it', async () => {

@@ -105,13 +105,14 @@ describe('dialogic protocol against a scripted OpenAI-compatible server', () => 
     expect(shape('RA alpha+')).toEqual(['REFINED', ['model_a>model_b:REFINE:accepted']]);
     expect(shape('RC alpha~')).toEqual(['REFINED', ['model_a>model_b:REFINE:counter_revised', 'model_a>model_b:KEEP:accepted']]);
     expect(shape('RD beta')).toEqual(['DROPPED', ['model_b>model_a:REFINE:dropped']]);
+    // The cap adds no exchange: the third counter-revision's exchange ends in the drop.
     expect(shape('RX beta~')).toEqual([
       'DROPPED',
-      [...Array(3).fill('model_b>model_a:REFINE:counter_revised'), 'model_b>model_a:DROP:dropped'],
+      [...Array(2).fill('model_b>model_a:REFINE:counter_revised'), 'model_b>model_a:REFINE:dropped'],
     ]);
-    expect(terms.get('RX beta~')?.generation_metadata.negotiation_history.at(-1)?.reason).toMatch(/exchange cap/);
+    expect(terms.get('RX beta~')?.generation_metadata.negotiation_history.at(-1)?.reason).toMatch(/^Dropped by the exchange cap: no agreement after 3 exchanges/);
     const revision = terms.get('RA alpha+')?.generation_metadata.negotiation_history[0]?.proposed_revision;
-    expect(JSON.parse(revision ?? '{}').term).toBe('RA alpha+');
+    expect(revision).toBe('The state called RA alpha+. It can be recognised by a test.');
     // The capped term took exactly 3 verdicts and 3 proposer answers.
     const rx = w.seen.filter((s) => s.termName?.startsWith('RX beta'));
     expect(rx.map((s) => `${s.model}:${s.kind}`)).toEqual([

@@ -41,8 +41,8 @@ describe('what parley writes is private to its owner', () => {
     const work = await mkdtemp(join(tmpdir(), 'parley-private-'));
     temps.push(work);
     await runDebateToFile({ question: 'Ship it?', agents: agentsOn(chat.baseUrl, ['m1', 'm2']), rounds: 2 }, { outPath: join(work, 'debate.json') });
-    expect((await modeOf(join(work, 'debate.json.run'))).toString(8)).toBe('700');
-    expect((await modeOf(join(work, 'debate.json.run', 'audit.jsonl'))).toString(8)).toBe('600');
+    expect((await modeOf(join(work, 'debate.run'))).toString(8)).toBe('700');
+    expect((await modeOf(join(work, 'debate.run', 'audit.jsonl'))).toString(8)).toBe('600');
     expect((await modeOf(join(work, 'debate.json'))).toString(8)).toBe('600');
   });
 

@@ -85,6 +85,10 @@ describe('prices', () => {
     expect(priceFor('openai-compatible:http://h/v1#gpt-4.1', table)?.input).toBe(2);
     expect(priceFor('ollama:llama3.1:8b', table)?.input).toBe(0);
     expect(priceFor('codex:gpt-5.2', table)).toBeUndefined();
+    // Local servers cost 0 unless the table prices the model; a remote unknown model has no price.
+    for (const url of ['http://127.0.0.1:8080/v1', 'http://localhost:1234/v1', 'http://[::1]:11434/v1']) expect(priceFor(`openai-compatible:${url}#my-model`, table)).toEqual({ input: 0, output: 0 });
+    expect(priceFor('openai-compatible:http://127.0.0.1:8080/v1#gpt-4.1', table)?.input).toBe(2);
+    expect(priceFor('openai-compatible:https://example.com/v1#my-model', table)).toBeUndefined();
   });
 
   it('bills cached input at its own price and counts reasoning inside output', () => {

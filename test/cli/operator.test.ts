@@ -1,0 +1,120 @@
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { terminalHint } from '../../mcp-server/stdio.js';
+import { startScriptedChat } from '../servers/scripted-chat.js';
+import { FOUR_AGENT_DEBATE, debaterScript } from '../debate/scripts.js';
+import { dialogicMatrix, startDialogicWorld, writeMatrixFile } from '../sweep/worlds.js';
+
+/** The CLI from its sources, as a child process: what a person at a shell sees. */
+const repo = resolve(import.meta.dirname, '../..');
+const parleyArgs = ['--import', join(repo, 'node_modules/tsx/dist/loader.mjs'), join(repo, 'mcp-server/cli.ts')];
+const work = await mkdtemp(join(tmpdir(), 'parley-operator-'));
+afterAll(async () => rm(work, { recursive: true, force: true }));
+
+interface Ran {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+function parley(args: string[], input?: string, timeoutMs = 60_000): Promise<Ran> {
+  return new Promise((done, fail) => {
+    const child = spawn(process.execPath, [...parleyArgs, ...args], { cwd: work, stdio: ['pipe', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk) => (stdout += chunk));
+    child.stderr.on('data', (chunk) => (stderr += chunk));
+    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+    child.on('error', fail);
+    child.on('close', (code) => (clearTimeout(timer), done({ code, stdout, stderr })));
+    child.stdin.end(input ?? '');
+  });
+}
+
+const hasScript = spawnSync('script', ['--version']).status === 0;
+
+describe('parley serve: what a person at a terminal sees', () => {
+  it.skipIf(!hasScript)('in a terminal, says it is an MCP server on stdio, how to connect a client, and that Ctrl-C quits; Ctrl-C does quit', async () => {
+    const command = [process.execPath, ...parleyArgs, 'serve'].map((part) => `'${part}'`).join(' ');
+    const child = spawn('script', ['-qfec', command, '/dev/null'], { cwd: work, stdio: ['pipe', 'pipe', 'pipe'] });
+    let seen = '';
+    const closed = new Promise<number | null>((done) => child.on('close', done));
+    await new Promise<void>((ready, fail) => {
+      const timer = setTimeout(() => fail(new Error(`no hint within 20 s: ${seen}`)), 20_000);
+      child.stdout.on('data', (chunk) => {
+        seen += chunk;
+        if (!seen.includes('Ctrl-C quits')) return;
+        clearTimeout(timer);
+        ready();
+      });
+    });
+    child.stdin.write('\x03');
+    expect(await closed).toBe(0);
+    expect(seen).toMatch(/an MCP server on stdio/);
+    expect(seen).toMatch(/claude mcp add parley -- node \S+parley-server\.mjs/);
+  });
+
+  it('with stdin a pipe (an MCP client), prints nothing on stderr and answers JSON-RPC only', async () => {
+    const initialize = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } };
+    const ran = await parley(['serve'], JSON.stringify(initialize) + '\n');
+    expect(ran.stderr).toBe('');
+    expect(JSON.parse(ran.stdout.split('\n')[0]!).id).toBe(1);
+  });
+
+  it('names the running entry in the connect command, or the README form from sources', () => {
+    expect(terminalHint({ isTTY: false }, '/x/parley-server.mjs')).toBeUndefined();
+    expect(terminalHint({ isTTY: true }, '/x/plugin/parley-server.mjs')).toMatch(/claude mcp add parley -- node \/x\/plugin\/parley-server\.mjs/);
+    expect(terminalHint({ isTTY: true }, '/x/mcp-server/cli.ts')).toMatch(/node \/path\/to\/parley\/plugin\/parley-server\.mjs/);
+  });
+});
+
+describe('protocol runs from the shell', () => {
+  it('a debate in which every agent is unreachable exits 1 with the first error, not "stopped by no-valid-replies"', async () => {
+    const port = await closedPort();
+    const agents = ['a', 'b'].flatMap((model) => ['--agent', `openai-compatible:http://127.0.0.1:${port}/v1#${model}`]);
+    const ran = await parley(['debate', 'Ship it?', ...agents, '--rounds', '2', '--out', join(work, 'down.json')]);
+    expect(ran.code).toBe(1);
+    expect(ran.stdout).not.toMatch(/stopped by/);
+    expect(ran.stderr).toMatch(/parley debate: no debater gave a valid reply \(2 failed calls, 0 unreadable replies\); first error: Could not reach a at 127\.0\.0\.1/);
+  });
+
+  it('the run folder is <out without its extension>.run, as --help says', async () => {
+    const chat = await startScriptedChat(debaterScript(FOUR_AGENT_DEBATE));
+    try {
+      const agents = ['m1', 'm2', 'm3', 'm4'].flatMap((model) => ['--agent', `openai-compatible:${chat.baseUrl}#${model}`]);
+      const ran = await parley(['debate', 'Should we ship the release today?', ...agents, '--rounds', '3', '--out', join(work, 'ship.json')]);
+      expect(ran.code, ran.stderr).toBe(0);
+      expect(existsSync(join(work, 'ship.run', 'audit.jsonl'))).toBe(true);
+      expect(existsSync(join(work, 'ship.json.run'))).toBe(false);
+    } finally {
+      await chat.close();
+    }
+    for (const command of ['debate', 'dialogic']) expect((await parley([command, '--help'])).stdout.replace(/\s+/g, ' ')).toMatch(/default: <out without its extension>\.run/);
+  });
+
+  it('a sweep whose models run on 127.0.0.1 with no listed price costs $0, not "cost unknown"', async () => {
+    const chat = await startDialogicWorld();
+    try {
+      const { path } = await writeMatrixFile(dialogicMatrix(chat, { repetitions: 1 }));
+      const ran = await parley(['sweep', path, '--out', join(work, 'sweep'), '--progress', 'plain']);
+      expect(ran.code, ran.stderr).toBe(0);
+      expect(ran.stdout).not.toMatch(/cost unknown/);
+      expect(ran.stdout).toMatch(/\$0\.0000/);
+    } finally {
+      await chat.close();
+    }
+  });
+});
+
+async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((ready) => server.listen(0, '127.0.0.1', ready));
+  const { port } = server.address() as { port: number };
+  await new Promise((closed) => server.close(closed));
+  return port;
+}
