@@ -3,6 +3,7 @@ import { Classification, ClaimType, type DeliberationState, type Point } from '.
 import { AgreedFields, articulateFlaw, evidenceGate, isRefusal, substantive } from './gates.js';
 import { appendFact, placeAgreed, placeDismissed, placeNotEvaluated, placeUnresolved, recordPosition, reopenPoint, surfaceQuestion } from './mutations.js';
 import { challengeOnPoint, findPoint, lastPosition, nextChallengeId } from './queries.js';
+import { EVALUABLE } from './legal-actions.js';
 import { accept, draft, refuse, requireActive, type MoveContext, type MoveResult } from './result.js';
 
 export const PointTriageInput = z.object({
@@ -82,7 +83,6 @@ export function applyRevision(next: DeliberationState, pointId: string, to: Clas
   return [`${fact.id} (revision) ${pointId} from ${revision.from} to ${to}`];
 }
 
-const EVALUABLE: Point['status'][] = ['pending-evaluation', 'clarification-requested', 'contested', 'agreed', 'dismissed', 'unresolved'];
 
 export function pointEvaluate(state: DeliberationState, input: PointEvaluateInput, ctx: MoveContext): MoveResult {
   const guard = requireActive(state);

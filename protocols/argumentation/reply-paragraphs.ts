@@ -1,3 +1,5 @@
+import { sentences as splitSentences } from './queries.js';
+
 /** What an unnumbered paragraph outside a point does: the reading rules for closings, offers, questions. */
 
 const NOTHING_FURTHER =
@@ -16,12 +18,9 @@ function plain(text: string): string {
   return text.replace(/[*_`]/g, '').replace(/^\s*(?:[-+>]\s*)?/, '').trim();
 }
 
+/** The engine's one sentence splitter (no split at "e.g.", decimals, abbreviations), over one line. */
 export function sentences(text: string): string[] {
-  return text
-    .replace(/\s+/g, ' ')
-    .split(/(?<=[.!?])\s+(?=["'([*_`]*[A-Z0-9])/)
-    .map((s) => s.trim())
-    .filter(Boolean);
+  return splitSentences(text.replace(/\s+/g, ' '));
 }
 
 export function isNothingFurther(sentence: string): boolean {
