@@ -1,2 +1,4 @@
-// Kept in step with package.json by test/server/version.test.ts.
-export const PARLEY_VERSION = '0.1.0';
+import packageJson from '../package.json' with { type: 'json' };
+
+/** parley's version: package.json is its one source (esbuild inlines it into the bundle). */
+export const PARLEY_VERSION: string = packageJson.version;
