@@ -34,6 +34,8 @@ export const PidConfig = z.object({
   deltaJs: z.number().min(0).default(0.05),
   deltaBeta: z.number().min(0).max(1).default(0.1),
   beta0: z.number().min(0).max(1).default(0.5),
+  /** `raudit`: the origin's quadrant-routed update (cs372research eval/PID/controller.py); `parley-v1`: parley's first reading. */
+  variant: z.enum(['raudit', 'parley-v1']).default('raudit'),
 });
 export type PidConfig = z.infer<typeof PidConfig>;
 

@@ -27,7 +27,7 @@ export interface PidResult {
   integral: number;
   derivative: number;
   control: number;
-  /** clip(gamma_beta * beta_t + u_t, 0, 1): the plain PID update. */
+  /** clip(gamma_beta * beta_t + u_t, 0, 1): the plain PID update (RAudit Eq 14), kept for comparison. */
   betaPid: number;
   quadrant: Quadrant;
   /** beta_{t+1} after quadrant routing. */
@@ -37,6 +37,10 @@ export interface PidResult {
 
 const clip01 = (value: number): number => Math.min(1, Math.max(0, value));
 
+/** The origin's anti-windup bound on the error sum (cs372research eval/PID/controller.py, _INTEGRAL_MAX). */
+export const PID_INTEGRAL_LIMIT = 10;
+
+/** RAudit Eq 7: div = 1[JS >= delta_JS], qual = 1[rho_bar >= rho*]; Table 1 names the four regimes. */
 export function quadrantOf(js: number, rhoBar: number, config: Pick<PidConfig, 'deltaJs' | 'rhoStar'>): Quadrant {
   const diverse = js >= config.deltaJs;
   const good = rhoBar >= config.rhoStar;
@@ -47,25 +51,57 @@ export function quadrantOf(js: number, rhoBar: number, config: Pick<PidConfig, '
 }
 
 /**
- * One controller step. The quadrant decides which update applies (our reading of the routing):
- * STUCK raises beta by delta_beta, CHAOTIC holds it, CONVERGED lowers it by delta_beta, HEALTHY
- * takes the PID update, whose gamma_beta factor is the decay. The integral always accumulates.
+ * beta_{t+1} as the origin routes it (RAudit Algorithm 1 L19-29, Table 1, as cs372research
+ * eval/PID/controller.py reads them):
+ *   STUCK      beta <- min(beta + delta_beta, 1)      (L22, EXPLORE; no decay after it)
+ *   CHAOTIC    beta <- clip(beta + u_t, 0, 1)         (L24, REFINE read as PID-directed, no gamma_beta)
+ *   CONVERGED  beta <- clip(gamma_beta * beta, 0, 1)  (L29, CONSOLIDATE)
+ *   HEALTHY    beta <- clip(gamma_beta * beta, 0, 1)  (L29, natural decay)
+ */
+function rauditBeta(quadrant: Quadrant, beta: number, control: number, config: PidConfig): number {
+  if (quadrant === 'STUCK') return Math.min(beta + config.deltaBeta, 1);
+  if (quadrant === 'CHAOTIC') return clip01(beta + control);
+  return clip01(config.gammaBeta * beta);
+}
+
+/** parley-v1, parley's first reading of Table 1: STUCK +delta_beta, CHAOTIC hold, CONVERGED -delta_beta, HEALTHY Eq 14. */
+function parleyV1Beta(quadrant: Quadrant, beta: number, betaPid: number, config: PidConfig): number {
+  if (quadrant === 'STUCK') return clip01(beta + config.deltaBeta);
+  if (quadrant === 'CHAOTIC') return beta;
+  if (quadrant === 'CONVERGED') return clip01(beta - config.deltaBeta);
+  return betaPid;
+}
+
+/** RAudit Eq 5: e_t = (rho* - rho_bar) + mu * s_t. */
+export function pidError(config: Pick<PidConfig, 'rhoStar' | 'mu'>, rhoBar: number, sycophancy: number): number {
+  return config.rhoStar - rhoBar + config.mu * sycophancy;
+}
+
+/** RAudit Eq 6: u_t = Kp e_t + Ki sum(e) + Kd (e_t - e_{t-1}), with its three terms. */
+export function pidTerms(gains: Pick<PidConfig, 'kp' | 'ki' | 'kd'>, error: number, integral: number, previousError: number) {
+  const p = gains.kp * error;
+  const i = gains.ki * integral;
+  const d = gains.kd * (error - previousError);
+  return { control: p + i + d, p, i, d };
+}
+
+/**
+ * One controller step; the integral accumulates in every quadrant. `raudit` (default) follows the
+ * origin: e_{t-1} = 0 in the first round (so D = Kd e_1 there), the sum clamped to
+ * +-PID_INTEGRAL_LIMIT, and rauditBeta's routing. `parley-v1`: D = 0 in the first round, an
+ * unbounded sum, and parleyV1Beta's routing.
  */
 export function pidStep(state: PidState, inputs: PidInputs, config: PidConfig): PidResult {
-  const error = config.rhoStar - inputs.rhoBar + config.mu * inputs.sycophancy;
-  const integral = state.integral + error;
-  const derivative = state.previousError === undefined ? 0 : error - state.previousError;
-  const control = config.kp * error + config.ki * integral + config.kd * derivative;
+  const origin = config.variant !== 'parley-v1';
+  const error = pidError(config, inputs.rhoBar, inputs.sycophancy);
+  const sum = state.integral + error;
+  const integral = origin ? Math.min(PID_INTEGRAL_LIMIT, Math.max(-PID_INTEGRAL_LIMIT, sum)) : sum;
+  const previousError = state.previousError ?? (origin ? 0 : error);
+  const derivative = error - previousError;
+  const { control } = pidTerms(config, error, integral, previousError);
   const betaPid = clip01(config.gammaBeta * state.beta + control);
   const quadrant = quadrantOf(inputs.js, inputs.rhoBar, config);
-  const nextBeta =
-    quadrant === 'STUCK'
-      ? clip01(state.beta + config.deltaBeta)
-      : quadrant === 'CHAOTIC'
-        ? state.beta
-        : quadrant === 'CONVERGED'
-          ? clip01(state.beta - config.deltaBeta)
-          : betaPid;
+  const nextBeta = origin ? rauditBeta(quadrant, state.beta, control, config) : parleyV1Beta(quadrant, state.beta, betaPid, config);
   return { error, integral, derivative, control, betaPid, quadrant, nextBeta, nextTone: toneFor(nextBeta) };
 }
 

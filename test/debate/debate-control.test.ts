@@ -62,12 +62,14 @@ describe('CRIT, RCA and the PID controller', () => {
       expect(one!.crit!.rhoBar).toBeCloseTo(0.675, 6);
       expect(one!.crit!.scores[0]!.flags).toEqual(['premature_certainty']);
       // Round 1: both say yes -> JS 0 < 0.05 and rho_bar < 0.8: STUCK -> beta 0.6 + 0.1 = 0.7 (adversarial).
-      // e = 0.8 - 0.675 = 0.125; u = 0.15*0.125 + 0.01*0.125 = 0.02; beta_pid = 0.9*0.6 + 0.02 = 0.56.
+      // e = 0.8 - 0.675 = 0.125; e_prev = 0 in round 1, so u = (0.15 + 0.01 + 0.03)*0.125 = 0.02375;
+      // beta_pid = 0.9*0.6 + 0.02375 = 0.56375 (recorded; STUCK does not use it).
       expect(one!.tone).toBe('balanced');
       expect(one!.pid!.quadrant).toBe('STUCK');
       expect(one!.pid!.error).toBeCloseTo(0.125, 9);
-      expect(one!.pid!.control).toBeCloseTo(0.02, 9);
-      expect(one!.pid!.betaPid).toBeCloseTo(0.56, 9);
+      expect(one!.pid!.derivative).toBeCloseTo(0.125, 9);
+      expect(one!.pid!.control).toBeCloseTo(0.02375, 9);
+      expect(one!.pid!.betaPid).toBeCloseTo(0.56375, 9);
       expect(one!.pid!.nextBeta).toBeCloseTo(0.7, 9);
       expect(two!.tone).toBe('adversarial');
       expect(two!.beta).toBeCloseTo(0.7, 9);

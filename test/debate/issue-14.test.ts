@@ -61,12 +61,12 @@ describe('1. rho_bar over valid turns only', () => {
   });
 
   it('moves the PID to CONVERGED and lowers beta (not STUCK, raising it)', () => {
-    // JS 0 < delta_JS 0.05 (not diverse); 0.85 >= rho* 0.8 -> CONVERGED: beta 0.6 - 0.1 = 0.5.
+    // JS 0 < delta_JS 0.05 (not diverse); 0.85 >= rho* 0.8 -> CONVERGED: beta 0.9 * 0.6 = 0.54.
     // With 0.7125 < 0.8 it would be STUCK: beta 0.6 + 0.1 = 0.7.
     const { rhoBar } = critScores(reply, agents, round);
     const step = pidStep({ beta: 0.6, integral: 0 }, { rhoBar: rhoBar!, sycophancy: 0, js: 0 }, PidConfig.parse({}));
     expect(step.quadrant).toBe('CONVERGED');
-    expect(step.nextBeta).toBeCloseTo(0.5, 9);
+    expect(step.nextBeta).toBeCloseTo(0.54, 9);
   });
 
   it('re-analysis recomputes rho_bar from the valid agents of a stored round', () => {

@@ -73,11 +73,12 @@ describe('ReConcile confidence recalibration', () => {
 
 describe('PID controller on contentiousness', () => {
   const defaults = PidConfig.parse({});
+  const v1 = PidConfig.parse({ variant: 'parley-v1' });
 
-  it('updates by the worked example and holds beta when CHAOTIC', () => {
+  it('updates by the worked example and moves beta by u_t when CHAOTIC', () => {
     // e = (0.8 - 0.5) + 1.0 * 1 = 1.3; sum e = 0.2 + 1.3 = 1.5; de = 1.3 - 0.1 = 1.2
     // u = 0.15*1.3 + 0.01*1.5 + 0.03*1.2 = 0.195 + 0.015 + 0.036 = 0.246
-    // beta_pid = clip(0.9*0.5 + 0.246) = 0.696; JS 0.2 >= 0.05 and rho 0.5 < 0.8 -> CHAOTIC -> hold 0.5
+    // beta_pid = clip(0.9*0.5 + 0.246) = 0.696; JS 0.2 >= 0.05 and rho 0.5 < 0.8 -> CHAOTIC -> clip(0.5 + 0.246) = 0.746
     const step = pidStep({ beta: 0.5, integral: 0.2, previousError: 0.1 }, { rhoBar: 0.5, sycophancy: 1, js: 0.2 }, defaults);
     close(step.error, 1.3);
     close(step.integral, 1.5);
@@ -85,21 +86,27 @@ describe('PID controller on contentiousness', () => {
     close(step.control, 0.246);
     close(step.betaPid, 0.696);
     expect(step.quadrant).toBe('CHAOTIC');
-    close(step.nextBeta, 0.5);
-    expect(step.nextTone).toBe('balanced');
+    close(step.nextBeta, 0.746);
+    expect(step.nextTone).toBe('adversarial');
+    // parley-v1 held beta in CHAOTIC.
+    close(pidStep({ beta: 0.5, integral: 0.2, previousError: 0.1 }, { rhoBar: 0.5, sycophancy: 1, js: 0.2 }, v1).nextBeta, 0.5);
   });
 
-  it('lets beta follow the PID (decay) when HEALTHY', () => {
-    // e = 0.8 - 0.9 = -0.1; sum = -0.1; no previous error -> de = 0
-    // u = 0.15*(-0.1) + 0.01*(-0.1) = -0.016; beta = 0.9*0.5 - 0.016 = 0.434
+  it('decays beta by gamma_beta when HEALTHY', () => {
+    // e = 0.8 - 0.9 = -0.1; sum = -0.1; e_prev = 0 in round 1 -> de = -0.1; u = -0.015 - 0.001 - 0.003 = -0.019
+    // raudit: beta = 0.9*0.5 = 0.45. parley-v1: de = 0, u = -0.016, beta = 0.9*0.5 - 0.016 = 0.434
     const step = pidStep({ beta: 0.5, integral: 0 }, { rhoBar: 0.9, sycophancy: 0, js: 0.2 }, defaults);
     expect(step.quadrant).toBe('HEALTHY');
-    close(step.nextBeta, 0.434);
+    close(step.derivative, -0.1);
+    close(step.control, -0.019);
+    close(step.nextBeta, 0.45);
+    close(pidStep({ beta: 0.5, integral: 0 }, { rhoBar: 0.9, sycophancy: 0, js: 0.2 }, v1).nextBeta, 0.434);
   });
 
-  it('raises beta when STUCK and lowers it when CONVERGED', () => {
+  it('raises beta when STUCK and decays it when CONVERGED', () => {
     close(pidStep({ beta: 0.6, integral: 0 }, { rhoBar: 0.5, sycophancy: 0, js: 0 }, defaults).nextBeta, 0.7);
-    close(pidStep({ beta: 0.6, integral: 0 }, { rhoBar: 0.9, sycophancy: 0, js: 0 }, defaults).nextBeta, 0.5);
+    close(pidStep({ beta: 0.6, integral: 0 }, { rhoBar: 0.9, sycophancy: 0, js: 0 }, defaults).nextBeta, 0.54);
+    close(pidStep({ beta: 0.6, integral: 0 }, { rhoBar: 0.9, sycophancy: 0, js: 0 }, v1).nextBeta, 0.5);
     close(pidStep({ beta: 0.95, integral: 0 }, { rhoBar: 0.5, sycophancy: 0, js: 0 }, defaults).nextBeta, 1);
   });
 
