@@ -161,6 +161,55 @@ describe('codex captures: exact values', () => {
   });
 });
 
+/**
+ * Every event and item shape @openai/codex-sdk 0.163 declares (its dist/index.d.ts: ThreadEvent,
+ * ThreadItem), one line each, written from those types. parley does not import the SDK (see
+ * CONTRIBUTING.md); this table is how its declared format reaches parley's parser.
+ */
+describe('codex --json: the shapes the official SDK declares', () => {
+  const thread = '019a2b3c-4d5e-6f70-8192-a3b4c5d6e7f8';
+  const lines = [
+    { type: 'thread.started', thread_id: thread },
+    { type: 'turn.started' },
+    { type: 'item.started', item: { id: 'i1', type: 'command_execution', command: 'ls', aggregated_output: '', status: 'in_progress' } },
+    { type: 'item.updated', item: { id: 'i2', type: 'todo_list', items: [{ text: 'read', completed: false }] } },
+    { type: 'item.completed', item: { id: 'i1', type: 'command_execution', command: 'ls', aggregated_output: 'a\n', exit_code: 2, status: 'failed' } },
+    { type: 'item.completed', item: { id: 'i3', type: 'command_execution', command: 'pwd', aggregated_output: '', status: 'completed' } },
+    { type: 'item.completed', item: { id: 'i4', type: 'file_change', changes: [{ path: 'a.ts', kind: 'update' }], status: 'completed' } },
+    { type: 'item.completed', item: { id: 'i5', type: 'mcp_tool_call', server: 's', tool: 't', arguments: {}, result: { content: [], structured_content: null }, status: 'completed' } },
+    { type: 'item.completed', item: { id: 'i6', type: 'web_search', query: 'q' } },
+    { type: 'item.completed', item: { id: 'i7', type: 'reasoning', text: 'thinking' } },
+    { type: 'item.completed', item: { id: 'i8', type: 'error', message: 'a non-fatal warning' } },
+    { type: 'item.completed', item: { id: 'i9', type: 'agent_message', text: 'the answer' } },
+    { type: 'error', message: 'Reconnecting... 1/5' },
+    // The SDK fills cache_write_input_tokens ??= 0: CLIs before 0.169 leave it out.
+    { type: 'turn.completed', usage: { input_tokens: 10, cached_input_tokens: 4, output_tokens: 3, reasoning_output_tokens: 1 } },
+  ];
+  const stdout = lines.map((line) => JSON.stringify(line)).join('\n');
+
+  it('every line validates (none kept as unparsed)', () => {
+    const run = parseJsonEvents(stdout);
+    expect(run.events.map((event) => event.type)).toEqual(lines.map((line) => line.type));
+    expect(run.warnings).toEqual(['a non-fatal warning']);
+  });
+
+  it('the parts parley reads: thread, answer, commands (exit code omitted -> null), reasoning, usage, stream errors', () => {
+    const run = parseJsonEvents(stdout);
+    expect(run).toMatchObject({ threadId: thread, answer: 'the answer', reasoning: ['thinking'], streamErrors: ['Reconnecting... 1/5'] });
+    expect(run.commands).toEqual([
+      { command: 'ls', exitCode: 2, output: 'a\n' },
+      { command: 'pwd', exitCode: null, output: '' },
+    ]);
+    expect(run.usage).toEqual({ input_tokens: 10, cached_input_tokens: 4, output_tokens: 3, reasoning_output_tokens: 1 });
+    expect(run.turnFailed).toBeUndefined();
+  });
+
+  it('turn.failed carries its message', () => {
+    const failed = [{ type: 'thread.started', thread_id: thread }, { type: 'turn.failed', error: { message: 'unexpected status 401' } }];
+    expect(parseJsonEvents(failed.map((line) => JSON.stringify(line)).join('\n')).turnFailed).toBe('unexpected status 401');
+  });
+});
+
 describe('codex argv', () => {
   it('new session: exec-level flags, --json, prompt from stdin', () => {
     expect(buildCodexArgs({ cwd: '/proj', model: 'm', reasoningEffort: 'high', config: { 'a.b': '1' } })).toEqual([
