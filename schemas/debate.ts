@@ -46,6 +46,12 @@ export const DebateConfig = z
     rounds: z.number().int().min(1).default(3),
     /** Answer options; when given, answers and distributions are mapped onto them. */
     options: z.array(z.string().min(1)).min(2).optional(),
+    /**
+     * `option`: each agent answers with one option (its `distribution`, if any, only feeds JS).
+     * `distribution`: each agent answers with an allocation over the options, and agreement, entropy,
+     * unanimity, majority and conformity are computed on the distributions (README, debate measures).
+     */
+    answerKind: z.enum(['option', 'distribution']).default('option'),
     /** Used only by the measures (never shown to agents or judges). */
     groundTruth: z.string().min(1).optional(),
     anonymise: z.boolean().default(true),
@@ -83,7 +89,8 @@ export type DebateConfigInput = z.input<typeof DebateConfig>;
 /** What a debater must answer with (one JSON object). */
 export const DebaterReply = z.object({
   answer: z.string().min(1),
-  distribution: z.record(z.string(), z.number().min(0)).optional(),
+  /** Weights are checked after parsing (checkWeights): a negative or all-zero one makes the turn invalid, naming agent and round. */
+  distribution: z.record(z.string(), z.number()).optional(),
   confidence: z.number().min(0).max(1).optional(),
   claims: z.array(z.object({ id: z.string().min(1), text: z.string().min(1) })).default([]),
   references: z
@@ -100,6 +107,13 @@ export const DebaterReply = z.object({
   reasoning: z.string().optional(),
 });
 export type DebaterReply = z.infer<typeof DebaterReply>;
+
+/** The reply of a debate whose answers are distributions: the allocation is required, `answer` is its top holding. */
+export const DistributionDebaterReply = DebaterReply.extend({
+  answer: z.string().min(1).optional(),
+  distribution: z.record(z.string(), z.number()),
+});
+export type DistributionDebaterReply = z.infer<typeof DistributionDebaterReply>;
 
 /** A reference resolved to agent ids and a canonical claim id. */
 export const ResolvedReference = z.object({

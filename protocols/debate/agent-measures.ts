@@ -1,5 +1,6 @@
 import type { DebateTranscript, Stance, TurnRecord } from '../../schemas/debate.js';
-import { validRecords } from './round-measures.js';
+import { generalizedJs, mixture } from './math.js';
+import { answerKindOf, validRecords } from './round-measures.js';
 
 export interface Transition {
   fromRound: number;
@@ -11,6 +12,13 @@ export interface Transition {
   hadDifferingPeer: boolean;
   /** Changed to an answer a peer held in the earlier round. */
   adoptedPeerAnswer: boolean;
+  /**
+   * Distribution debates: the share of its gap to the peers' mean distribution Q of the earlier round
+   * that the agent closed, clip((JSD(P_before, Q) - JSD(P_after, Q)) / JSD(P_before, Q), 0, 1).
+   */
+  towardPeers?: number;
+  /** Distribution debates: how much of its own distribution the agent kept, 1 - JSD(P_before, P_after). */
+  retained?: number;
   /** Wrong -> right (needs a ground truth). */
   reliedOnOther: boolean | null;
   /** Right -> wrong (needs a ground truth). */
@@ -27,10 +35,24 @@ export interface AgentMeasures {
   inDegree: number;
   inDegreeByStance: Record<Stance, number>;
   outDegree: number;
-  /** P(adopt a peer's differing answer) over this agent's opportunities; null without any. */
+  /** P(adopt a peer's differing answer) over this agent's opportunities; null without any. Distribution debates: mean towardPeers. */
   conformity: number | null;
-  /** P(keep its own answer) over the same opportunities. */
+  /** P(keep its own answer) over the same opportunities. Distribution debates: mean retained. */
   obstinacy: number | null;
+}
+
+/** Two-distribution Jensen-Shannon divergence (bits, 0..1). */
+const jsd = (p: Record<string, number>, q: Record<string, number>): number => generalizedJs([p, q]);
+
+/** Conformity and obstinacy over the transitions with a differing peer (the opportunities); null without any. */
+export function conformityOf(transitions: Transition[]): { conformity: number | null; obstinacy: number | null } {
+  const opportunities = transitions.filter((transition) => transition.hadDifferingPeer);
+  if (opportunities.length === 0) return { conformity: null, obstinacy: null };
+  const mean = (pick: (t: Transition) => number) => opportunities.reduce((sum, t) => sum + pick(t), 0) / opportunities.length;
+  return {
+    conformity: mean((t) => t.towardPeers ?? (t.adoptedPeerAnswer ? 1 : 0)),
+    obstinacy: mean((t) => t.retained ?? (t.changed ? 0 : 1)),
+  };
 }
 
 export interface InfluenceEvent {
@@ -64,6 +86,7 @@ const emptyStances = (): Record<Stance, number> => ({ rebut: 0, support: 0, conc
 
 export function measureAgents(transcript: DebateTranscript): { agents: AgentMeasures[]; influence: InfluenceEvent[] } {
   const records = recordsByRound(transcript);
+  const byDistribution = answerKindOf(transcript.config) === 'distribution';
   const roundNumbers = transcript.rounds.map((round) => round.round);
   const truth = transcript.groundTruth?.trim().replace(/\s+/g, ' ');
   const isRight = (answer: string): boolean | null => (truth === undefined ? null : answer.toLowerCase() === truth.toLowerCase());
@@ -82,6 +105,15 @@ export function measureAgents(transcript: DebateTranscript): { agents: AgentMeas
       const peerAnswers = new Map([...(records.get(previousRound) ?? new Map<string, TurnRecord>())].filter(([id]) => id !== agent.id).map(([id, record]) => [id, record.answer]));
       const differing = new Set([...peerAnswers.values()].filter((answer) => answer !== before.answer));
       const changed = after.answer !== before.answer;
+      const peers = [...(records.get(previousRound) ?? new Map<string, TurnRecord>())].filter(([id]) => id !== agent.id).map(([, record]) => record.distribution);
+      // Distribution debates: movement toward the peers' mean of the earlier round (own distribution left out, as a peer's answer is in Conformity).
+      const gap = byDistribution && peers.length > 0 ? jsd(before.distribution, mixture(peers)) : 0;
+      const distributionMoves = byDistribution
+        ? {
+            ...(gap > 1e-9 && { towardPeers: Math.min(1, Math.max(0, (gap - jsd(after.distribution, mixture(peers))) / gap)) }),
+            retained: 1 - jsd(before.distribution, after.distribution),
+          }
+        : {};
       const [rightBefore, rightAfter] = [isRight(before.answer), isRight(after.answer)];
       transitions.push({
         fromRound: previousRound,
@@ -89,10 +121,11 @@ export function measureAgents(transcript: DebateTranscript): { agents: AgentMeas
         from: before.answer,
         to: after.answer,
         changed,
-        hadDifferingPeer: differing.size > 0,
+        hadDifferingPeer: byDistribution ? gap > 1e-9 : differing.size > 0,
         adoptedPeerAnswer: changed && differing.has(after.answer),
         reliedOnOther: rightBefore === null ? null : !rightBefore && rightAfter === true,
         bulliedByOther: rightBefore === null ? null : rightBefore && rightAfter === false,
+        ...distributionMoves,
       });
       if (changed) {
         const engaged = [...new Set(after.references.filter((ref) => ref.resolved && ref.targetAgent !== agent.id).map((ref) => ref.targetAgent))];
@@ -111,7 +144,6 @@ export function measureAgents(transcript: DebateTranscript): { agents: AgentMeas
         }
       }
     }
-    const opportunities = transitions.filter((transition) => transition.hadDifferingPeer);
     return {
       agentId: agent.id,
       label: agent.label,
@@ -122,8 +154,7 @@ export function measureAgents(transcript: DebateTranscript): { agents: AgentMeas
       inDegree: Object.values(inDegreeByStance).reduce((sum, value) => sum + value, 0),
       inDegreeByStance,
       outDegree,
-      conformity: opportunities.length ? opportunities.filter((t) => t.adoptedPeerAnswer).length / opportunities.length : null,
-      obstinacy: opportunities.length ? opportunities.filter((t) => !t.changed).length / opportunities.length : null,
+      ...conformityOf(transitions),
     };
   });
   return { agents, influence };

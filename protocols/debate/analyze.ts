@@ -1,13 +1,15 @@
 import { DebateTranscript } from '../../schemas/debate.js';
 import type { RunAnalysis } from '../run-protocol.js';
-import { measureAgents, measureClaims, type AgentMeasures, type InfluenceEvent, type SilenceCandidate } from './agent-measures.js';
+import { conformityOf, measureAgents, measureClaims, type AgentMeasures, type InfluenceEvent, type SilenceCandidate } from './agent-measures.js';
 import { buildGraph, graphToDot, graphToMermaid, type DebateGraph } from './graph.js';
 import { round6 } from './math.js';
 import { prepareForAnalysis } from './reanalysis.js';
-import { measureRounds, type RoundMeasures } from './round-measures.js';
+import { answerKindOf, measureRounds, type RoundMeasures } from './round-measures.js';
 
 export type DebateSummary = {
   roundsRun: number;
+  /** `distribution`: agreement, entropy, unanimity, majority and conformity were computed on the agents' distributions. */
+  answerKind: RoundMeasures['answerKind'];
   stopReason: DebateTranscript['stop']['reason'];
   agentCount: number;
   finalMajorityAnswer: string | null;
@@ -21,7 +23,7 @@ export type DebateSummary = {
   finalCorrect: boolean | null;
   reliedOnOther: number | null;
   bulliedByOther: number | null;
-  /** Pooled over every agent's opportunities. */
+  /** Pooled over every agent's opportunities (distribution debates: mean towardPeers and retained). */
   conformity: number | null;
   obstinacy: number | null;
   jsFirst: number;
@@ -60,12 +62,13 @@ export function analyzeDebate(input: unknown): DebateAnalysis {
   if (kind !== 'parley.debate') throw new Error('not a debate transcript: its "kind" is not "parley.debate"');
   const transcript = prepareForAnalysis(DebateTranscript.parse(input));
   const deltaS = typeof transcript.config.deltaS === 'number' ? transcript.config.deltaS : DEFAULT_DELTA_S;
-  const rounds = measureRounds(transcript.rounds, transcript.agents.length, deltaS);
+  const answerKind = answerKindOf(transcript.config);
+  const rounds = measureRounds(transcript.rounds, transcript.agents.length, deltaS, answerKind);
   const { agents, influence } = measureAgents(transcript);
   const claims = measureClaims(transcript);
   const dominance = agents.map((agent) => ({ agentId: agent.agentId, inDegree: agent.inDegree })).sort((a, b) => b.inDegree - a.inDegree);
   const transitions = agents.flatMap((agent) => agent.transitions);
-  const opportunities = transitions.filter((transition) => transition.hadDifferingPeer);
+  const pooled = conformityOf(transitions);
   const first = rounds[0];
   const last = rounds.at(-1);
   const truth = transcript.groundTruth?.trim().toLowerCase();
@@ -74,6 +77,7 @@ export function analyzeDebate(input: unknown): DebateAnalysis {
   for (const round of transcript.rounds) for (const verdict of round.rca?.verdicts ?? []) rcaVerdicts[verdict.verdict] = (rcaVerdicts[verdict.verdict] ?? 0) + 1;
   const summary: DebateSummary = {
     roundsRun: transcript.stop.roundsRun,
+    answerKind,
     stopReason: transcript.stop.reason,
     agentCount: transcript.agents.length,
     finalMajorityAnswer: last?.majorityAnswer ?? null,
@@ -86,8 +90,8 @@ export function analyzeDebate(input: unknown): DebateAnalysis {
     finalCorrect: truth === undefined || !last?.majorityAnswer ? null : last.majorityAnswer.toLowerCase() === truth,
     reliedOnOther: countOf((t) => t.reliedOnOther),
     bulliedByOther: countOf((t) => t.bulliedByOther),
-    conformity: opportunities.length ? round6(opportunities.filter((t) => t.adoptedPeerAnswer).length / opportunities.length) : null,
-    obstinacy: opportunities.length ? round6(opportunities.filter((t) => !t.changed).length / opportunities.length) : null,
+    conformity: pooled.conformity === null ? null : round6(pooled.conformity),
+    obstinacy: pooled.obstinacy === null ? null : round6(pooled.obstinacy),
     jsFirst: first?.js ?? 0,
     jsFinal: last?.js ?? 0,
     jsCollapseRatioOverall: first && last && first.js > 0 ? round6(last.js / first.js) : null,
@@ -163,6 +167,10 @@ function renderTable(measures: DebateMeasures): string {
         round.rebuttalDensity.toFixed(3),
       ].join(' '),
     );
+  }
+  for (const round of measures.rounds) {
+    const vote = round.confidenceVote;
+    if (vote) lines.push(`round ${round.round} confidence-weighted vote (ReConcile, ${vote.voters} voter(s)): ${vote.answer ?? `tie: ${vote.tiedAnswers.join('|')}`}`);
   }
   const s = measures.summary;
   lines.push(

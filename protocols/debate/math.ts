@@ -2,6 +2,25 @@
 
 export type Distribution = Record<string, number>;
 
+/** What is wrong with a set of answer weights, or the weights scaled to sum to 1. */
+export type WeightCheck = { ok: true; distribution: Distribution } | { ok: false; problem: string };
+
+/**
+ * The one rule for an agent's weights, live and on re-analysis: every weight finite and non-negative,
+ * the sum positive; percentages, raw weights and probabilities alike are scaled to sum to 1.
+ */
+export function checkWeights(weights: Distribution): WeightCheck {
+  const entries = Object.entries(weights);
+  for (const [key, value] of entries) {
+    if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) {
+      return { ok: false, problem: `has ${value < 0 ? 'a negative' : 'a non-numeric'} weight ${value} for ${JSON.stringify(key)}: weights must be non-negative with a positive sum` };
+    }
+  }
+  const total = entries.reduce((sum, [, value]) => sum + value, 0);
+  if (total <= 0) return { ok: false, problem: 'is empty or all zero: give at least one positive weight' };
+  return { ok: true, distribution: Object.fromEntries(entries.filter(([, value]) => value > 0).map(([key, value]) => [key, value / total])) };
+}
+
 /** Scales non-negative weights to sum to 1; an all-zero input gives an empty distribution. */
 export function normalize(weights: Distribution): Distribution {
   const total = Object.values(weights).reduce((sum, value) => sum + Math.max(0, value), 0);
@@ -72,6 +91,14 @@ export function histogram(values: string[]): Distribution {
   const counts: Distribution = {};
   for (const value of values) counts[value] = (counts[value] ?? 0) + 1;
   return normalize(counts);
+}
+
+/** The keys holding the largest weight (within 1e-9), sorted; empty for an empty distribution. */
+export function topHoldings(p: Distribution): string[] {
+  const top = Math.max(-Infinity, ...Object.values(p));
+  return Object.keys(p)
+    .filter((key) => p[key]! >= top - 1e-9)
+    .sort();
 }
 
 /** ReConcile's recalibration of a stated confidence c in [0,1]. */

@@ -22,9 +22,28 @@ const REPLY_FORMAT = `Reply with one JSON object and nothing else:
   "reasoning": "<optional: how you reached the answer>"
 }`;
 
+const DISTRIBUTION_REPLY_FORMAT = `Reply with one JSON object and nothing else:
+{
+  "distribution": { "<option>": <weight>, ... },          // required: your answer, an allocation over the options
+  "confidence": <0..1>,                                  // optional
+  "claims": [ { "id": "c1", "text": "<one claim you make>" } ],
+  "references": [ { "agent": "<agent name as shown>", "claim": "<claim id as shown, e.g. R1-A2-c1>", "stance": "rebut|support|concede|extend", "note": "<optional>" } ],
+  "evidence": [ "<id, source or URL of each piece of evidence you rely on>" ],
+  "reasoning": "<optional: how you reached the allocation>"
+}`;
+
+/** How an agent must answer in a distribution debate (DebateConfig.answerKind = 'distribution'). */
+export const DISTRIBUTION_INSTRUCTIONS = [
+  'Answer with a distribution, not a single option: in "distribution", give each option you hold a non-negative weight (e.g. a portfolio\'s weights); options you leave out get 0.',
+  'Weights may be probabilities, percentages or raw amounts: they are scaled to sum to 1. At least one must be positive; a negative or all-zero distribution makes your response invalid for the round.',
+  'Your answer is your whole distribution; the option with the largest weight is your top holding ("answer" is not needed).',
+];
+
 export interface PromptContext {
   question: string;
   options?: string[];
+  /** `distribution`: the agents answer with an allocation (DISTRIBUTION_INSTRUCTIONS). */
+  answerKind?: 'option' | 'distribution';
   rounds: number;
   agents: DebateAgent[];
 }
@@ -38,16 +57,19 @@ export function systemPrompt(agent: DebateAgent, ctx: PromptContext): string {
     ...(agent.persona ? [`Your persona: ${agent.persona}`] : []),
     '',
     `Question: ${ctx.question}`,
-    ...(ctx.options ? [`Answer with one of these options: ${ctx.options.map((option) => JSON.stringify(option)).join(', ')}.`] : []),
+    ...(ctx.options
+      ? [`${ctx.answerKind === 'distribution' ? 'Allocate over' : 'Answer with one of'} these options: ${ctx.options.map((option) => JSON.stringify(option)).join(', ')}.`]
+      : []),
+    ...(ctx.answerKind === 'distribution' ? DISTRIBUTION_INSTRUCTIONS : []),
     '',
     'How the debate works:',
     '- Each round you see every response from the previous round and give one complete response of your own.',
     '- Deal with the opposing arguments that bear on your recommendation. You need not answer everyone, but a claim you leave unanswered may be taken as one you accept.',
     '- Whenever you engage another view, say whose it is and which claim: give the agent name and the claim id exactly as shown, and your stance toward it (rebut, support, concede or extend).',
     '- Give each of your own claims a short id (c1, c2, ...); the others will see it as R<round>-A<agent number>-<id>.',
-    '- Change your answer only for reasons you can state.',
+    `- Change your ${ctx.answerKind === 'distribution' ? 'allocation' : 'answer'} only for reasons you can state.`,
     '',
-    REPLY_FORMAT,
+    ctx.answerKind === 'distribution' ? DISTRIBUTION_REPLY_FORMAT : REPLY_FORMAT,
   ];
   return lines.join('\n');
 }

@@ -1,22 +1,15 @@
 import type { DebateTranscript, ResolvedReference, TurnRecord } from '../../schemas/debate.js';
 import { UserFacingError } from '../../schemas/user-facing-error.js';
-import type { Distribution } from './math.js';
+import { checkWeights, type Distribution } from './math.js';
 
-/** Scales an agent's weights to sum to 1 (percentages, raw weights and probabilities alike). */
+/** The sentence that refuses an agent's distribution, live (the turn is invalid) and on re-analysis. */
+export const distributionProblem = (who: string, round: number, problem: string): string => `${who}'s distribution in round ${round} ${problem}`;
+
+/** An agent's weights as the measures read them (see checkWeights), or a refusal naming agent and round. */
 function checkedDistribution(distribution: Distribution, who: string, round: number): Distribution {
-  const entries = Object.entries(distribution);
-  for (const [key, value] of entries) {
-    if (!Number.isFinite(value) || value < 0) {
-      throw new UserFacingError(`${who}'s distribution in round ${round} has a negative weight ${value} for ${JSON.stringify(key)}: weights must be non-negative with a positive sum`, {
-        code: 'debate-distribution-invalid',
-      });
-    }
-  }
-  const total = entries.reduce((sum, [, value]) => sum + value, 0);
-  if (total <= 0) {
-    throw new UserFacingError(`${who}'s distribution in round ${round} is empty or all zero: give at least one positive weight`, { code: 'debate-distribution-invalid' });
-  }
-  return Object.fromEntries(entries.filter(([, value]) => value > 0).map(([key, value]) => [key, value / total]));
+  const checked = checkWeights(distribution);
+  if (!checked.ok) throw new UserFacingError(distributionProblem(who, round, checked.problem), { code: 'debate-distribution-invalid' });
+  return checked.distribution;
 }
 
 /** Records written before issue 14 marked a known agent with an unknown claim id unresolved, dropping the agent edge. */

@@ -1,22 +1,31 @@
 import type { CritAgentScore, DebateRound, DebateTurn, TurnRecord } from '../../schemas/debate.js';
-import { entropy, generalizedJs, histogram, meanPairwiseJaccard, round6 } from './math.js';
+import { answerMeasures, confidenceVote, type ConfidenceVote } from './answer-measures.js';
+import { entropy, generalizedJs, meanPairwiseJaccard, round6, type Distribution } from './math.js';
+import type { AnswerKind } from './parse-turn.js';
 
 export interface RoundMeasures {
   round: number;
   validAgents: number;
   formatFailures: number;
   callFailures: number;
+  /** How the answer-level measures read the turns (DebateConfig.answerKind); see answer-measures.ts. */
+  answerKind: AnswerKind;
+  /** Each valid agent's answer (in a distribution debate, its top holding). */
   answers: Record<string, string>;
-  /** The single most common answer; null when none was valid or several tie for most common. */
+  /** The single most common answer (distribution debates: the consensus's top holding); null when none was valid or several tie. */
   majorityAnswer: string | null;
   /** The answers tied for most common, sorted; empty when there is no tie. */
   tiedAnswers: string[];
-  /** Share of valid agents holding the most common answer. */
+  /** Share of valid agents holding the most common answer; distribution debates: 1 - JS / log2(n). */
   agreement: number;
   agentsInAgreement: number;
   unanimity: boolean;
-  /** Entropy (bits) of the answers across agents. */
+  /** Entropy (bits) of the answers across agents; distribution debates: H(consensus). */
   voteEntropy: number;
+  /** Distribution debates: the mean of the valid agents' distributions; null otherwise. */
+  consensus: Distribution | null;
+  /** ReConcile's confidence-weighted vote over the turns that stated a confidence; null when none did. */
+  confidenceVote: ConfidenceVote | null;
   /** Mean entropy (bits) of each agent's own distribution. */
   meanAgentEntropy: number;
   /** Generalized Jensen-Shannon divergence (bits) between the agents' distributions. */
@@ -47,6 +56,9 @@ export const COLLAPSE_MIN_JS = 0.1;
 
 export const isValidTurn = (turn: DebateTurn): boolean => turn.status === 'ok' && turn.record !== undefined;
 
+/** The answer kind a transcript was run with; transcripts from before it existed are option debates. */
+export const answerKindOf = (config: Record<string, unknown>): AnswerKind => (config.answerKind === 'distribution' ? 'distribution' : 'option');
+
 export const validRecords = (round: DebateRound): { agentId: string; record: TurnRecord }[] =>
   round.turns.flatMap((turn) => (turn.status === 'ok' && turn.record ? [{ agentId: turn.agentId, record: turn.record }] : []));
 
@@ -69,18 +81,12 @@ function pairDensity(round: DebateRound, agentCount: number, stance?: string): n
 }
 
 /** Measures of every round, in order; each round's deltas are against the round before it. */
-export function measureRounds(rounds: DebateRound[], agentCount: number, deltaS: number): RoundMeasures[] {
+export function measureRounds(rounds: DebateRound[], agentCount: number, deltaS: number, answerKind: AnswerKind = 'option'): RoundMeasures[] {
   const out: RoundMeasures[] = [];
   for (const round of rounds) {
     const valid = validRecords(round);
     const answers = Object.fromEntries(valid.map(({ agentId, record }) => [agentId, record.answer]));
-    const counts = new Map<string, number>();
-    for (const { record } of valid) counts.set(record.answer, (counts.get(record.answer) ?? 0) + 1);
-    // A tie is reported, never broken: any rule would put a choice the votes did not make into the result.
-    const top = Math.max(0, ...counts.values());
-    const leaders = [...counts].filter(([, count]) => count === top).map(([answer]) => answer);
-    const majorityAnswer = leaders.length === 1 ? leaders[0]! : null;
-    const tiedAnswers = leaders.length > 1 ? leaders.sort() : [];
+    const answerLevel = answerMeasures(valid, answerKind);
     const js = generalizedJs(valid.map(({ record }) => record.distribution));
     const overlap = meanPairwiseJaccard(valid.map(({ record }) => new Set(record.evidence)));
     const previous = out.at(-1);
@@ -94,13 +100,16 @@ export function measureRounds(rounds: DebateRound[], agentCount: number, deltaS:
       validAgents: valid.length,
       formatFailures: round.turns.filter((turn) => turn.status === 'format-failure').length,
       callFailures: round.turns.filter((turn) => turn.status === 'call-failure').length,
+      answerKind,
       answers,
-      majorityAnswer,
-      tiedAnswers,
-      agreement: valid.length ? round6(top / valid.length) : 0,
-      agentsInAgreement: top,
-      unanimity: valid.length >= 2 && top === valid.length,
-      voteEntropy: round6(entropy(histogram(valid.map(({ record }) => record.answer)))),
+      majorityAnswer: answerLevel.majorityAnswer,
+      tiedAnswers: answerLevel.tiedAnswers,
+      agreement: answerLevel.agreement,
+      agentsInAgreement: answerLevel.agentsInAgreement,
+      unanimity: answerLevel.unanimity,
+      voteEntropy: answerLevel.voteEntropy,
+      consensus: answerLevel.consensus,
+      confidenceVote: confidenceVote(valid, answerKind),
       meanAgentEntropy: valid.length ? round6(valid.reduce((sum, { record }) => sum + entropy(record.distribution), 0) / valid.length) : 0,
       js: round6(js),
       overlap: round6(overlap),

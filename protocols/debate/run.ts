@@ -1,10 +1,12 @@
 import { getMaxListeners, setMaxListeners } from 'node:events';
+import type { z } from 'zod';
 import pLimit, { type LimitFunction } from 'p-limit';
 import { addUsage, zeroUsage, type Usage } from '../../schemas/common.js';
 import {
   DEBATE_TRANSCRIPT_VERSION,
   DebateConfig,
   DebaterReply,
+  DistributionDebaterReply,
   type DebateConfigInput,
   type DebateRound,
   type DebateTranscript,
@@ -14,7 +16,7 @@ import type { ConversationTurn, SendOptions } from '../../wrapper/backend.js';
 import type { RunContext } from '../run-protocol.js';
 import { endpointOf, resolveAgents, speakingOrder, type DebateAgent } from './agents.js';
 import { CritReply, RcaReply, critPrompt, critScores, rcaPrompt, rcaVerdicts } from './judges.js';
-import { toTurnRecord, type KnownClaim } from './parse-turn.js';
+import { readTurn, type AnswerKind, type KnownClaim, type ParsedReply } from './parse-turn.js';
 import { pidStabilityCheck, pidStep, toneFor, type PidState, type Tone } from './pid.js';
 import { roundPrompt, systemPrompt } from './prompts.js';
 import { recordedCall, replayableCalls, type CallOutcome } from './recorded-call.js';
@@ -67,7 +69,8 @@ export async function runDebate(input: DebateConfigInput | DebateConfig, ctx: Ru
     limits.set(key, created);
     return created;
   };
-  const promptCtx = { question: config.question, ...(config.options && { options: config.options }), rounds: roundsPlanned, agents };
+  const promptCtx = { question: config.question, ...(config.options && { options: config.options }), answerKind: config.answerKind, rounds: roundsPlanned, agents };
+  const replySchema: z.ZodType<ParsedReply> = config.answerKind === 'distribution' ? DistributionDebaterReply : DebaterReply;
   const systems = new Map(agents.map((agent) => [agent.id, systemPrompt(agent, promptCtx)]));
   const histories = new Map<string, ConversationTurn[]>(agents.map((agent) => [agent.id, []]));
   const sendOptions: SendOptions = { timeoutMs: config.timeoutMs, ...(config.temperature !== undefined && { temperature: config.temperature }) };
@@ -112,7 +115,7 @@ export async function runDebate(input: DebateConfigInput | DebateConfig, ctx: Ru
           // Session backends (codex, claude) resume their thread; stateless APIs replay the history.
           conversation: { system: systems.get(agent.id)!, history: [...history], ...(sessions.has(agent.id) && { sessionId: sessions.get(agent.id) }) },
           prompt,
-          schema: DebaterReply,
+          schema: replySchema,
           schemaName: 'debate_turn',
           options: sendOptions,
           signal: ctx.signal,
@@ -123,7 +126,7 @@ export async function runDebate(input: DebateConfigInput | DebateConfig, ctx: Ru
       history.push({ role: 'user', content: prompt }, { role: 'assistant', content: outcome.status === 'call-failure' ? '(no response)' : outcome.raw });
       callsDone += 1;
       ctx.progress({ done: callsDone, total: totalCalls, message: `round ${round}/${roundsPlanned}: ${agent.label} ${outcome.status}` });
-      return toTurn(outcome, agent, step, round, knownClaims, agents, config.options);
+      return toTurn(outcome, agent, step, round, knownClaims, agents, config.options, config.answerKind);
     };
     const turns = await Promise.all(agents.map(callAgent));
     for (const turn of turns) spend(turn.usage ?? zeroUsage());
@@ -140,7 +143,7 @@ export async function runDebate(input: DebateConfigInput | DebateConfig, ctx: Ru
     if (config.crit) await runCrit(config, ctx, replay, agents, current, spend, sendOptions);
     if (config.rca && previous) await runRca(config, ctx, replay, agents, previous, current, spend, sendOptions);
     transcript.rounds.push(current);
-    const measures = measureRounds(transcript.rounds, agents.length, config.deltaS).at(-1)!;
+    const measures = measureRounds(transcript.rounds, agents.length, config.deltaS, config.answerKind).at(-1)!;
     // Without a rho_bar (the CRIT call failed) the controller holds beta rather than guess.
     if (config.pid && pidState && current.crit?.rhoBar !== undefined) {
       const step = pidStep(pidState, { rhoBar: current.crit.rhoBar, sycophancy: measures.sycophancy ?? 0, js: measures.js }, config.pid);
@@ -191,19 +194,22 @@ function stopReason(
 }
 
 function toTurn(
-  outcome: CallOutcome<DebaterReply>,
+  outcome: CallOutcome<ParsedReply>,
   agent: DebateAgent,
   step: string,
   round: number,
   knownClaims: KnownClaim[],
   agents: DebateAgent[],
   options: string[] | undefined,
+  answerKind: AnswerKind,
 ): DebateTurn {
   const common = { agentId: agent.id, label: agent.label, step, usage: outcome.usage, latencyMs: outcome.latencyMs, replayed: outcome.replayed };
   if (outcome.status === 'call-failure') return { ...common, status: 'call-failure', error: outcome.error };
   if (outcome.status === 'format-failure') return { ...common, status: 'format-failure', raw: outcome.raw, error: outcome.error };
-  const record = toTurnRecord(outcome.value, { round, agent, agents, knownClaims, ...(options && { options }) });
-  return { ...common, status: 'ok', raw: outcome.raw, record };
+  const read = readTurn(outcome.value, { round, agent, agents, knownClaims, ...(options && { options }) }, answerKind);
+  // Well-formed JSON whose weights break the rule (negative, all zero, missing) is as unusable as bad JSON.
+  if ('refusal' in read) return { ...common, status: 'format-failure', raw: outcome.raw, error: read.refusal };
+  return { ...common, status: 'ok', raw: outcome.raw, record: read.record };
 }
 
 type Spend = (usage: Usage) => void;
