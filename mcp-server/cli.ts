@@ -11,6 +11,12 @@ program
   .command('serve', { isDefault: true })
   .description('serve the MCP server over stdio (the default)')
   .action(async () => {
+    const profile = (await import('./tool-profiles.js')).checkToolProfile(process.env);
+    if (profile) {
+      process.stderr.write(`parley: ${profile}; not starting\n`);
+      process.exitCode = 1;
+      return;
+    }
     const { serveStdio } = await import('./stdio.js');
     await serveStdio(await productionDepsOptions());
   });

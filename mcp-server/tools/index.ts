@@ -13,21 +13,19 @@ import { runStatusTool } from './run-status.js';
 import { runResultTool } from './run-result.js';
 import { runCancelTool } from './run-cancel.js';
 import { runListTool } from './run-list.js';
+import { TOOL_PROFILES, type ToolGroup } from '../tool-profiles.js';
 
-/** Every tool, in the fixed order tools/list shows them. */
-export function toolDefinitions(deps: ServerDeps) {
+/** The tools of the groups asked for (default: every one), in the fixed order tools/list shows them. */
+export function toolDefinitions(deps: ServerDeps, groups: ReadonlySet<ToolGroup> = new Set(TOOL_PROFILES.all)) {
   return [
-    delibStartTool(deps),
-    delibStatusTool(deps),
-    consultTool(deps),
-    judgeTool(deps),
-    synthesizeTool(deps),
-    arbitrateTool(deps),
-    runStartTool(deps), runStatusTool(deps), runResultTool(deps), runCancelTool(deps), runListTool(deps),
+    ...(groups.has('argumentation')
+      ? [delibStartTool(deps), delibStatusTool(deps), consultTool(deps), judgeTool(deps), synthesizeTool(deps), arbitrateTool(deps)]
+      : []),
+    ...(groups.has('runs') ? [runStartTool(deps), runStatusTool(deps), runResultTool(deps), runCancelTool(deps), runListTool(deps)] : []),
   ];
 }
 
-export function registerTools(server: McpServer, deps: ServerDeps): void {
-  for (const tool of toolDefinitions(deps)) registerDefinedTool(server, tool as never);
+export function registerTools(server: McpServer, deps: ServerDeps, groups?: ReadonlySet<ToolGroup>): void {
+  for (const tool of toolDefinitions(deps, groups)) registerDefinedTool(server, tool as never);
   if (deps.env.PARLEY_BENCH_NOOP === '1') registerDefinedTool(server, benchNoopTool());
 }

@@ -3,6 +3,7 @@ import type { ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
 import { assertSafeId } from '../../state/paths.js';
 import { redact } from '../../schemas/secrets.js';
 import type { ServerDeps } from '../deps.js';
+import { TOOL_PROFILES, type ToolGroup } from '../tool-profiles.js';
 
 const registered = new WeakSet<McpServer>();
 // Reports pull in Vega and Graphviz: load them on the first read, not at server start.
@@ -20,9 +21,14 @@ async function runSource(deps: ServerDeps, runId: string) {
  * Reports as MCP resources (known secrets scrubbed: a report quotes replies and errors verbatim): `parley://runs/{runId}/report.md` and `.html` for server-run protocols,
  * `parley://deliberations/{id}/report.md` for argumentation. Registering twice on one server is a no-op.
  */
-export function registerReportResources(server: McpServer, deps: ServerDeps): void {
+export function registerReportResources(server: McpServer, deps: ServerDeps, groups: ReadonlySet<ToolGroup> = new Set(TOOL_PROFILES.all)): void {
   if (registered.has(server)) return;
   registered.add(server);
+  if (groups.has('runs')) registerRunReports(server, deps);
+  if (groups.has('argumentation')) registerDeliberationReport(server, deps);
+}
+
+function registerRunReports(server: McpServer, deps: ServerDeps): void {
   const listRuns = (ext: 'md' | 'html', mimeType: string) => async () => ({
     resources: (await deps.runs.list())
       .filter((run) => run.status === 'succeeded')
@@ -46,7 +52,9 @@ export function registerReportResources(server: McpServer, deps: ServerDeps): vo
       contents: [{ uri: uri.href, mimeType: 'text/html', text: redact(await (await reports()).reportHtml(await runSource(deps, one(runId)))) }],
     }),
   );
+}
 
+function registerDeliberationReport(server: McpServer, deps: ServerDeps): void {
   server.registerResource(
     'deliberation-report-md',
     new ResourceTemplate('parley://deliberations/{id}/report.md', { list: undefined }),

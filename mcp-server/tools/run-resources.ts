@@ -4,6 +4,7 @@ import type { ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
 import { assertSafeId } from '../../state/paths.js';
 import { redact } from '../../schemas/secrets.js';
 import type { ServerDeps } from '../deps.js';
+import { TOOL_PROFILES, type ToolGroup } from '../tool-profiles.js';
 
 const id = (value: string | string[] | undefined): string => assertSafeId(Array.isArray(value) ? (value[0] ?? '') : (value ?? ''), 'id');
 
@@ -32,7 +33,12 @@ const RUN_FILES: Record<string, { mimeType: string; description: string; read(de
 };
 
 /** Run files and deliberation state as MCP resources: parley://runs/{runId}/<file>, parley://deliberations/{id}/<file>. */
-export function registerRunResources(server: McpServer, deps: ServerDeps): void {
+export function registerRunResources(server: McpServer, deps: ServerDeps, groups: ReadonlySet<ToolGroup> = new Set(TOOL_PROFILES.all)): void {
+  if (groups.has('runs')) registerRunFiles(server, deps);
+  if (groups.has('argumentation')) registerDeliberationFiles(server, deps);
+}
+
+function registerRunFiles(server: McpServer, deps: ServerDeps): void {
   for (const [file, spec] of Object.entries(RUN_FILES)) {
     server.registerResource(
       `run-${file.replace('.', '-')}`,
@@ -41,6 +47,9 @@ export function registerRunResources(server: McpServer, deps: ServerDeps): void 
       async (uri, { runId }): Promise<ReadResourceResult> => ({ contents: [{ uri: uri.href, mimeType: spec.mimeType, text: redact(await spec.read(deps, id(runId))) }] }),
     );
   }
+}
+
+function registerDeliberationFiles(server: McpServer, deps: ServerDeps): void {
   server.registerResource(
     'deliberation-state',
     new ResourceTemplate('parley://deliberations/{id}/state.json', { list: undefined }),

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { existsSync } from 'node:fs';
-import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { execa } from 'execa';
@@ -49,5 +49,14 @@ describe('the built server over stdio', () => {
     const result = JSON.parse(call.stdout);
     expect(result.isError).toBeFalsy();
     expect(result.structuredContent.deliberations).toEqual(expect.any(Array));
+  });
+
+  it('answers the MCP Inspector command the README gives, run as written there', async () => {
+    const readme = await readFile(join(root, 'README.md'), 'utf8');
+    const command = /<!-- inspector-command[^\n]*-->\n```sh\n(.+)\n```/.exec(readme)?.[1];
+    expect(command, 'README.md lacks the inspector-command marker followed by a sh block').toMatch(/^npx @modelcontextprotocol\/inspector --cli /);
+    const run = await execa(command!, { shell: true, cwd: root, env: { ...process.env, PARLEY_STATE_DIR: home }, timeout: 60_000 });
+    const tools = JSON.parse(run.stdout).tools as { name: string }[];
+    expect(tools.map((tool) => tool.name)).toEqual(expect.arrayContaining(['delib_start', 'run_start']));
   });
 });
