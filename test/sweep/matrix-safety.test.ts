@@ -8,12 +8,11 @@ const tenValues = Array.from({ length: 10 }, (_, i) => i);
 describe('sweep files that would harm the process', () => {
   it('refuses 10^7 combinations x 1,000 repetitions at once, before expanding anything', () => {
     const matrix = Object.fromEntries(Array.from({ length: 7 }, (_, i) => [`p${i}`, tenValues]));
-    const started = performance.now();
     expect(() => expandSweep({ protocol: 'debate', base: { question: 'q' }, matrix, repetitions: 1000 })).toThrow(
       /10,000,000 combinations x 1000 repetitions = 10,000,000,000 runs; at most 100,000/,
     );
     expect(() => parseSweepMatrix({ protocol: 'debate', matrix, repetitions: 1000 })).toThrow(/at most 100,000/);
-    expect(performance.now() - started).toBeLessThan(1000);
+    // Expanding 10^10 runs would exhaust memory long before the test's timeout: no timing needed to see it did not.
     // A sweep within the bound still expands.
     expect(expandSweep({ protocol: 'debate', base: { question: 'q' }, matrix: { rounds: [1, 2] }, repetitions: 3 })).toHaveLength(6);
   });
