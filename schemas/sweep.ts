@@ -122,3 +122,64 @@ export const SweepRunResult = z.object({
   byBackend: z.record(z.string(), BackendSpend),
 });
 export type SweepRunResult = z.infer<typeof SweepRunResult>;
+
+/** One measure over a cell's runs: missing values are excluded and counted; ci95 is a percentile bootstrap of the mean. */
+export const MeasureStats = z.object({
+  n: z.number().int().nonnegative(),
+  missing: z.number().int().nonnegative(),
+  mean: z.number().nullable(),
+  sd: z.number().nullable(),
+  ci95: z.tuple([z.number(), z.number()]).nullable(),
+});
+
+/** Differences B - A over pairs of runs; p from a two-sided sign-flip test. */
+export const PairedStats = z.object({
+  pairs: z.number().int().nonnegative(),
+  missing: z.number().int().nonnegative(),
+  meanDifference: z.number().nullable(),
+  sd: z.number().nullable(),
+  ci95: z.tuple([z.number(), z.number()]).nullable(),
+  p: z.number().nullable(),
+  pMethod: z.enum(['exact', 'monte-carlo']).nullable(),
+});
+
+const Group = z.record(z.string(), z.string());
+
+/**
+ * summary.json of `parley sweep summarize`. by, measures, rows (group, runs, means) and unfinished
+ * are the original fields; the rest were added later and are optional for older files.
+ */
+export const SweepSummaryFile = z.object({
+  by: z.array(z.string()),
+  measures: z.array(z.string()),
+  rows: z.array(z.object({ group: Group, runs: z.number().int().nonnegative(), means: z.record(z.string(), z.number().nullable()), stats: z.record(z.string(), MeasureStats).optional() })),
+  unfinished: z.array(z.string()),
+  protocol: SweepProtocol.optional(),
+  /** How intervals, seeds and p-values were computed, in words. */
+  statistics: z.record(z.string(), z.string()).optional(),
+  comparisons: z
+    .array(
+      z.object({
+        parameter: z.string(),
+        levels: z.tuple([z.string(), z.string()]),
+        pairs: z.number().int().nonnegative(),
+        unpaired: z.array(z.string()),
+        overall: z.record(z.string(), PairedStats),
+        cells: z.array(z.object({ group: Group, pairs: z.number().int().nonnegative(), measures: z.record(z.string(), PairedStats) })),
+      }),
+    )
+    .optional(),
+  identityBias: z
+    .object({
+      parameter: z.string(),
+      anonymised: z.string(),
+      visible: z.string(),
+      pairs: z.array(z.object({ anonymised: z.string(), visible: z.string(), group: Group, repetition: z.number().int().min(1), value: z.number().nullable() })),
+      unpaired: z.array(z.string()),
+      overall: PairedStats,
+      cells: z.array(z.object({ group: Group, stats: PairedStats })),
+    })
+    .nullable()
+    .optional(),
+});
+export type SweepSummaryFile = z.infer<typeof SweepSummaryFile>;

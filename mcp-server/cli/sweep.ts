@@ -5,10 +5,13 @@ import {
   createSweepProgress,
   loadSweepMatrix,
   mergeSweeps,
+  parseComparison,
   parseShard,
   runSweep,
   summarizeSweep,
+  summaryJson,
   writeSummaryFiles,
+  type ComparisonSpec,
   type Shard,
 } from '../../protocols/sweep/index.js';
 import { PriceTable } from '../../schemas/sweep.js';
@@ -62,17 +65,21 @@ export function registerSweepCommand(program: Command): void {
 
   sweep
     .command('summarize <dir>')
-    .description('one table of the measures by parameter (writes summary.csv, summary.md, runs.csv)')
+    .description('one table of the measures by parameter with n, sd and 95% bootstrap intervals (writes summary.csv, summary.md, summary.json, runs.csv)')
     .option('--by <params>', 'comma-separated parameters to group by (default: all)')
+    .option('--compare <param=a,b>', 'paired differences b - a over runs alike but for param (repeatable; writes comparisons.csv)', collectComparison, [])
     .addOption(new Option('--format <format>', 'what to print').choices(['markdown', 'csv', 'json']).default('markdown'))
-    .action(async (dir: string, options: { by?: string; format: 'markdown' | 'csv' | 'json' }) => {
+    .action(async (dir: string, options: { by?: string; compare: ComparisonSpec[]; format: 'markdown' | 'csv' | 'json' }) => {
       await reportFailure('sweep', async () => {
         const by = options.by?.split(',').map((name) => name.trim()).filter(Boolean);
-        const summary = await summarizeSweep(dir, by ? { by } : {});
+        const summary = await summarizeSweep(dir, { ...(by && { by }), compare: options.compare });
         await writeSummaryFiles(dir, summary);
-        if (options.format === 'json') process.stdout.write(JSON.stringify({ by: summary.by, rows: summary.rows, unfinished: summary.unfinished }, null, 2) + '\n');
+        if (options.format === 'json') process.stdout.write(JSON.stringify(summaryJson(summary), null, 2) + '\n');
         else process.stdout.write(options.format === 'csv' ? summary.csv : summary.markdown);
         if (summary.unfinished.length) process.stderr.write(`${summary.unfinished.length} run(s) not finished yet are not in the table\n`);
+        for (const comparison of summary.comparisons) {
+          if (comparison.unpaired.length) process.stderr.write(`--compare ${comparison.parameter}: ${comparison.unpaired.length} run(s) without a finished partner are left out\n`);
+        }
       });
     });
 }
@@ -114,6 +121,14 @@ function parsePositive(value: string): number {
 function parseShardOption(value: string): Shard {
   try {
     return parseShard(value);
+  } catch (error) {
+    throw new InvalidArgumentError((error as Error).message);
+  }
+}
+
+function collectComparison(value: string, previous: ComparisonSpec[]): ComparisonSpec[] {
+  try {
+    return [...previous, parseComparison(value)];
   } catch (error) {
     throw new InvalidArgumentError((error as Error).message);
   }

@@ -5,5 +5,7 @@ export { SweepBackends, seedForRun, DEFAULT_CALLS_PER_BACKEND, type SweepBackend
 export { DEFAULT_PRICES, mergePrices, priceFor, costOf, modelOfSpec } from './pricing.js';
 export { spendFromAudit, addSpends, type Spend } from './spend.js';
 export { mergeSweeps, type MergeReport } from './merge.js';
-export { summarizeSweep, writeSummaryFiles, DIALOGIC_MEASURES, DEBATE_MEASURES, type SweepSummary, type SummaryRow, type RunRow } from './summarize.js';
+export { summarizeSweep, writeSummaryFiles, summaryJson, STATISTICS_METHOD, DIALOGIC_MEASURES, DEBATE_MEASURES, type SweepSummary, type SummaryRow, type RunRow } from './summarize.js';
+export { parseComparison, compareLevels, findAnonymisation, identityBiasOf, type ComparisonSpec, type SweepComparison, type IdentityBiasSummary } from './pairs.js';
+export { describe, describeDifferences, differencesOf, bootstrapMeanCi, signFlipP, quantile, seedOf, mulberry32, BOOTSTRAP_RESAMPLES, SIGN_FLIP_SAMPLES, EXACT_SIGN_FLIP_MAX_PAIRS, type MeasureStats, type PairedStats } from './statistics.js';
 export { createSweepProgress, type SweepProgress, type ProgressSink } from './progress.js';

@@ -1,12 +1,15 @@
-import { readFile, writeFile } from 'node:fs/promises';
+import { readFile, rm, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { analyzeDebate } from '../debate/analyze.js';
+import { analyzeDebate, type DebateAnalysis } from '../debate/analyze.js';
 import { dialogicProtocol } from '../dialogic/index.js';
 import type { DialogicMeasures } from '../dialogic/analyze.js';
-import type { SweepProtocol, SweepRunPlan } from '../../schemas/sweep.js';
+import type { SweepProtocol, SweepRunPlan, SweepSummaryFile } from '../../schemas/sweep.js';
 import { readRunResult, runFiles } from './run-one.js';
 import { readManifest } from './sweep.js';
 import { writeJsonFileAtomic } from '../../state/atomic-write.js';
+import { compareLevels, identityBiasOf, type ComparisonSpec, type IdentityBiasSummary, type SweepComparison } from './pairs.js';
+import { BOOTSTRAP_RESAMPLES, EXACT_SIGN_FLIP_MAX_PAIRS, SIGN_FLIP_SAMPLES, describe, type MeasureStats } from './statistics.js';
+import { comparisonsCsv, runsCsv, summaryCsv, summaryMarkdown } from './tables.js';
 
 /** One finished run's scalar measures. */
 export interface RunRow {
@@ -16,12 +19,21 @@ export interface RunRow {
   measures: Record<string, number | null>;
 }
 
-/** One group of runs (a combination of the grouping parameters): how many, and the mean of each measure. */
+/** One group of runs (a combination of the grouping parameters): how many, each measure's mean, and its spread. */
 export interface SummaryRow {
   group: Record<string, string>;
   runs: number;
   means: Record<string, number | null>;
+  stats: Record<string, MeasureStats>;
 }
+
+/** How the intervals and p-values were computed (written into summary.json). */
+export const STATISTICS_METHOD = {
+  ci: `95% percentile bootstrap of the mean, ${BOOTSTRAP_RESAMPLES} resamples (quantiles interpolated as R type 7)`,
+  seed: 'mulberry32 seeded with FNV-1a-32 of the UTF-8 JSON key naming the cell and the measure, e.g. ["cell","p1","true","survival_rate"]',
+  p: `two-sided sign-flip permutation test of mean difference 0: exact up to ${EXACT_SIGN_FLIP_MAX_PAIRS} pairs, else ${SIGN_FLIP_SAMPLES} seeded random sign patterns, p = (1 + hits) / (1 + ${SIGN_FLIP_SAMPLES})`,
+  missing: 'runs without a value are excluded and counted (missing), never read as 0',
+};
 
 export interface SweepSummary {
   protocol: SweepProtocol;
@@ -31,6 +43,9 @@ export interface SweepSummary {
   runs: RunRow[];
   /** Runs of the folder without a finished result (not in the table). */
   unfinished: string[];
+  comparisons: SweepComparison[];
+  /** Debate sweeps with a parameter that only toggles anonymisation; else null. */
+  identityBias: IdentityBiasSummary | null;
   csv: string;
   markdown: string;
 }
@@ -39,12 +54,12 @@ export const DIALOGIC_MEASURES = ['survival_rate', 'proposed', 'submitted', 'dro
 export const DEBATE_MEASURES = ['rounds_run', 'js_first', 'js_final', 'js_collapse_ratio', 'final_agreement', 'final_correct', 'conformity', 'obstinacy', 'agents_changed'];
 const SPEND_MEASURES = ['tokens', 'cost_usd'];
 
-async function measuresOf(protocol: SweepProtocol, sweepDir: string, plan: SweepRunPlan): Promise<Record<string, number | null>> {
+async function measuresOf(protocol: SweepProtocol, sweepDir: string, plan: SweepRunPlan): Promise<{ measures: Record<string, number | null>; analysis?: DebateAnalysis }> {
   const files = runFiles(sweepDir, plan.id);
   const output: unknown = JSON.parse(await readFile(files.output, 'utf8'));
   if (protocol === 'dialogic') {
     const m = (await dialogicProtocol.analyze(output, { dir: files.dir })).measures as unknown as DialogicMeasures;
-    return {
+    const measures = {
       survival_rate: m.survival_rate,
       proposed: m.proposed,
       submitted: m.submitted,
@@ -54,9 +69,11 @@ async function measuresOf(protocol: SweepProtocol, sweepDir: string, plan: Sweep
       mean_exchanges: m.exchanges.mean_per_term,
       edit_distance_normalised: m.edit_distance?.mean_normalised ?? null,
     };
+    return { measures };
   }
-  const s = analyzeDebate(output).measures.summary;
-  return {
+  const analysis = analyzeDebate(output);
+  const s = analysis.measures.summary;
+  const measures = {
     rounds_run: s.roundsRun,
     js_first: s.jsFirst,
     js_final: s.jsFinal,
@@ -67,20 +84,27 @@ async function measuresOf(protocol: SweepProtocol, sweepDir: string, plan: Sweep
     obstinacy: s.obstinacy,
     agents_changed: s.howManyAgentsChanged,
   };
+  return { measures, analysis };
 }
 
 /**
  * One table across the finished runs of a sweep folder: runs grouped by the `by` parameters
- * (default: all of them, so repetitions are pooled), each measure's mean over the runs that have it.
+ * (default: all of them, so repetitions are pooled), each measure's n, mean, sd and bootstrap
+ * interval; paired comparisons between two levels of a parameter; identity bias when one
+ * parameter only toggles anonymisation (debate).
  */
-export async function summarizeSweep(dir: string, options: { by?: string[] } = {}): Promise<SweepSummary> {
+export async function summarizeSweep(dir: string, options: { by?: string[]; compare?: ComparisonSpec[] } = {}): Promise<SweepSummary> {
   const sweepDir = resolve(dir);
   const manifest = await readManifest(sweepDir);
   if (!manifest) throw new Error(`${sweepDir} is not a sweep folder (no sweep.json): run parley sweep first`);
   const by = options.by ?? manifest.parameters;
   for (const name of by) if (!manifest.parameters.includes(name)) throw new Error(`unknown parameter ${name}: the sweep has ${manifest.parameters.join(', ') || 'none'}`);
+  for (const spec of options.compare ?? []) {
+    if (!manifest.parameters.includes(spec.parameter)) throw new Error(`unknown parameter ${spec.parameter} in --compare: the sweep has ${manifest.parameters.join(', ') || 'none'}`);
+  }
   const measures = [...(manifest.protocol === 'dialogic' ? DIALOGIC_MEASURES : DEBATE_MEASURES), ...SPEND_MEASURES];
   const runs: RunRow[] = [];
+  const analyses = new Map<string, DebateAnalysis>();
   const unfinished: string[] = [];
   for (const plan of manifest.runs) {
     const result = await readRunResult(sweepDir, plan.id);
@@ -89,11 +113,12 @@ export async function summarizeSweep(dir: string, options: { by?: string[] } = {
       continue;
     }
     const own = await measuresOf(manifest.protocol, sweepDir, plan);
+    if (own.analysis) analyses.set(plan.id, own.analysis);
     runs.push({
       id: plan.id,
       params: plan.params,
       repetition: plan.repetition,
-      measures: { ...own, tokens: result.usage.inputTokens + result.usage.outputTokens, cost_usd: result.costUsd },
+      measures: { ...own.measures, tokens: result.usage.inputTokens + result.usage.outputTokens, cost_usd: result.costUsd },
     });
   }
   const groups = new Map<string, RunRow[]>();
@@ -101,58 +126,38 @@ export async function summarizeSweep(dir: string, options: { by?: string[] } = {
     const key = JSON.stringify(by.map((name) => run.params[name] ?? ''));
     groups.set(key, [...(groups.get(key) ?? []), run]);
   }
-  const rows: SummaryRow[] = [...groups.values()].map((members) => ({
-    group: Object.fromEntries(by.map((name) => [name, members[0]!.params[name] ?? ''])),
-    runs: members.length,
-    means: Object.fromEntries(measures.map((measure) => [measure, mean(members.map((run) => run.measures[measure] ?? null))])),
-  }));
-  const summary = { protocol: manifest.protocol, by, measures, rows, runs, unfinished };
-  return { ...summary, csv: toCsv(summary), markdown: toMarkdown(summary) };
+  const rows: SummaryRow[] = [...groups.values()].map((members) => {
+    const group = Object.fromEntries(by.map((name) => [name, members[0]!.params[name] ?? '']));
+    const stats = Object.fromEntries(
+      measures.map((measure) => [measure, describe(members.map((run) => run.measures[measure] ?? null), JSON.stringify(['cell', ...by.map((name) => group[name]), measure]))]),
+    );
+    return { group, runs: members.length, means: Object.fromEntries(measures.map((measure) => [measure, stats[measure]!.mean])), stats };
+  });
+  const comparisons = (options.compare ?? []).map((spec) => compareLevels(spec, manifest.runs, runs, by, measures));
+  const identityBias = manifest.protocol === 'debate' ? identityBiasOf(manifest.runs, manifest.parameters, runs, analyses, by) : null;
+  const summary = { protocol: manifest.protocol, by, measures, rows, runs, unfinished, comparisons, identityBias };
+  return { ...summary, csv: summaryCsv(summary), markdown: summaryMarkdown(summary) };
 }
 
-/** Writes summary.csv, summary.md and runs.csv (one line per run) into the sweep folder. */
-export async function writeSummaryFiles(dir: string, summary: SweepSummary): Promise<{ csv: string; markdown: string; runs: string }> {
-  const paths = { csv: join(dir, 'summary.csv'), markdown: join(dir, 'summary.md'), runs: join(dir, 'runs.csv') };
+/** What summary.json holds: the original fields (by, measures, rows with group/runs/means, unfinished) and the added ones. */
+export function summaryJson(summary: SweepSummary): SweepSummaryFile {
+  const { protocol, by, measures, rows, unfinished, comparisons, identityBias } = summary;
+  return { by, measures, rows, unfinished, protocol, statistics: STATISTICS_METHOD, comparisons, identityBias };
+}
+
+/** Writes summary.csv, summary.md, runs.csv (one line per run), summary.json and, with comparisons or identity bias, comparisons.csv. */
+export async function writeSummaryFiles(dir: string, summary: SweepSummary): Promise<{ csv: string; markdown: string; runs: string; json: string; comparisons?: string }> {
+  const paths = { csv: join(dir, 'summary.csv'), markdown: join(dir, 'summary.md'), runs: join(dir, 'runs.csv'), json: join(dir, 'summary.json') };
   await writeFile(paths.csv, summary.csv, 'utf8');
   await writeFile(paths.markdown, summary.markdown, 'utf8');
   await writeFile(paths.runs, runsCsv(summary), 'utf8');
-  await writeJsonFileAtomic(join(dir, 'summary.json'), { by: summary.by, measures: summary.measures, rows: summary.rows, unfinished: summary.unfinished });
-  return paths;
-}
-
-function mean(values: (number | null)[]): number | null {
-  const present = values.filter((value): value is number => value !== null && Number.isFinite(value));
-  return present.length === 0 ? null : present.reduce((sum, value) => sum + value, 0) / present.length;
-}
-
-const cell = (value: number | null): string => (value === null ? '' : String(Number(value.toPrecision(6))));
-const csvText = (text: string) => (/[",\n\r]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text);
-
-type Table = Pick<SweepSummary, 'by' | 'measures' | 'rows' | 'runs'>;
-
-function toCsv(summary: Table): string {
-  const lines = [[...summary.by, 'runs', ...summary.measures].map(csvText).join(',')];
-  for (const row of summary.rows) {
-    lines.push([...summary.by.map((name) => csvText(row.group[name] ?? '')), String(row.runs), ...summary.measures.map((m) => cell(row.means[m] ?? null))].join(','));
+  await writeJsonFileAtomic(paths.json, summaryJson(summary));
+  const comparisons = join(dir, 'comparisons.csv');
+  // A file left by an earlier `--compare` would read as this summary's.
+  if (summary.comparisons.length === 0 && !summary.identityBias) {
+    await rm(comparisons, { force: true });
+    return paths;
   }
-  return lines.join('\n') + '\n';
-}
-
-function toMarkdown(summary: Table): string {
-  const header = [...summary.by, 'runs', ...summary.measures];
-  const lines = [`| ${header.join(' | ')} |`, `| ${header.map((_, i) => (i < summary.by.length ? '---' : '---:')).join(' | ')} |`];
-  for (const row of summary.rows) {
-    const values = [...summary.by.map((name) => row.group[name] ?? ''), String(row.runs), ...summary.measures.map((m) => cell(row.means[m] ?? null) || '-')];
-    lines.push(`| ${values.map((value) => value.replace(/\|/g, '\\|')).join(' | ')} |`);
-  }
-  return lines.join('\n') + '\n';
-}
-
-function runsCsv(summary: SweepSummary): string {
-  const params = Object.keys(summary.runs[0]?.params ?? {});
-  const lines = [['id', ...params, 'repetition', ...summary.measures].map(csvText).join(',')];
-  for (const run of summary.runs) {
-    lines.push([csvText(run.id), ...params.map((name) => csvText(run.params[name] ?? '')), String(run.repetition), ...summary.measures.map((m) => cell(run.measures[m] ?? null))].join(','));
-  }
-  return lines.join('\n') + '\n';
+  await writeFile(comparisons, comparisonsCsv(summary), 'utf8');
+  return { ...paths, comparisons };
 }

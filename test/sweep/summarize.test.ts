@@ -72,9 +72,15 @@ describe('sweep summaries and spend', () => {
       ]);
       const files = await writeSummaryFiles(dir, summary);
       const csv = (await readFile(files.csv, 'utf8')).trim().split('\n');
-      expect(csv[0]).toBe(['pairing', 'anonymise', 'runs', ...summary.measures].join(','));
+      // The mean columns come first as they always did; each measure's n, sd and interval follow.
+      const spread = summary.measures.flatMap((m) => [`${m}_n`, `${m}_sd`, `${m}_ci95_low`, `${m}_ci95_high`]);
+      expect(csv[0]).toBe(['pairing', 'anonymise', 'runs', ...summary.measures, ...spread].join(','));
       expect(csv).toHaveLength(5);
       expect(csv[1]).toMatch(/^p1,true,2,0\.75,8,6,2,/);
+      // Both repetitions of a cell run the same script: no spread, the interval collapses on the mean.
+      const survivalSpread = csv[0]!.split(',').indexOf('survival_rate_n');
+      expect(csv[1]!.split(',').slice(survivalSpread, survivalSpread + 4)).toEqual(['2', '0', '0.75', '0.75']);
+      expect(summary.rows[0]!.stats.survival_rate).toEqual({ n: 2, missing: 0, mean: 0.75, sd: 0, ci95: [0.75, 0.75] });
       const markdown = await readFile(files.markdown, 'utf8');
       expect(markdown.split('\n')[0]).toBe(`| ${['pairing', 'anonymise', 'runs', ...summary.measures].join(' | ')} |`);
       expect(markdown).toContain('| p2 | false | 2 | 0.375 |');
