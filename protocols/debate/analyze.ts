@@ -5,6 +5,7 @@ import { buildGraph, graphToDot, graphToMermaid, type DebateGraph } from './grap
 import { round6 } from './math.js';
 import { prepareForAnalysis } from './reanalysis.js';
 import { answerKindOf, measureRounds, type RoundMeasures } from './round-measures.js';
+import { toCsv, type CsvValue } from '../csv.js';
 
 export type DebateSummary = {
   roundsRun: number;
@@ -133,21 +134,13 @@ const ROUND_COLUMNS = [
 
 const AGENT_COLUMNS = ['agentId', 'label', 'firstAnswer', 'finalAnswer', 'changes', 'inDegree', 'outDegree', 'conformity', 'obstinacy'] as const satisfies readonly (keyof AgentMeasures)[];
 
-function csvCell(value: unknown): string {
-  if (value === null || value === undefined) return '';
-  const text = Array.isArray(value) ? value.join('|') : String(value);
-  return /[",\n\r]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
-}
-
 /** One CSV table: per-round measures (default) or per-agent measures. */
 export function measuresToCsv(analysis: DebateAnalysis, table: 'rounds' | 'agents' = 'rounds'): string {
   const [columns, rows] =
     table === 'rounds'
       ? [ROUND_COLUMNS as readonly string[], analysis.measures.rounds as unknown as Record<string, unknown>[]]
       : [AGENT_COLUMNS as readonly string[], analysis.measures.agents as unknown as Record<string, unknown>[]];
-  const lines = [columns.join(',')];
-  for (const row of rows) lines.push(columns.map((column) => csvCell(row[column])).join(','));
-  return lines.join('\n') + '\n';
+  return toCsv(columns, rows.map((row) => columns.map((column) => row[column] as CsvValue)));
 }
 
 function renderTable(measures: DebateMeasures): string {
