@@ -8,13 +8,14 @@ import { execa } from 'execa';
 import { z } from 'zod';
 import type { Usage } from '../schemas/common.js';
 import { type Backend, BackendError, type Conversation, type ModelReply, type SendOptions } from './backend.js';
+import { resolveClaudeBinary } from './claude-path.js';
 import { passthroughEnv, scrub, secretValues, tail } from './cli-env.js';
 import { jsonSchemaOf } from './json-schema.js';
 
 export interface ClaudeBackendOptions {
   /** Empty or absent: the CLI's default model. */
   model?: string;
-  /** Defaults to `claude` on PATH. */
+  /** Defaults to resolveClaudeBinary's search: PARLEY_CLAUDE_PATH, `claude` on PATH, this package's own. */
   binPath?: string;
   env?: NodeJS.ProcessEnv;
   timeoutMs?: number;
@@ -24,8 +25,11 @@ export interface ClaudeBackendOptions {
   extraArgs?: string[];
 }
 
+export { resolveClaudeBinary } from './claude-path.js';
+
 export const DEFAULT_CLAUDE_TIMEOUT_MS = 300_000;
-const ENV_PREFIXES = ['ANTHROPIC_', 'CLAUDE_', 'DISABLE_', 'AWS_', 'GOOGLE_', 'CLOUD_ML_', 'VERTEX_', 'XDG_'];
+/** The variables a claude child gets beyond cli-env's fixed list (parley's own, PARLEY_*, never). */
+export const CLAUDE_ENV_PREFIXES = ['ANTHROPIC_', 'CLAUDE_', 'DISABLE_', 'AWS_', 'GOOGLE_', 'CLOUD_ML_', 'VERTEX_', 'XDG_'];
 const KILL_GRACE_MS = 2_000;
 
 const ClaudeResult = z.looseObject({
@@ -89,10 +93,11 @@ export function promptWithHistory(conversation: Conversation, prompt: string): s
 
 async function runClaude(options: ClaudeBackendOptions, conversation: Conversation, prompt: string, sendOptions: SendOptions): Promise<ModelReply> {
   const timeoutMs = sendOptions.timeoutMs ?? options.timeoutMs ?? DEFAULT_CLAUDE_TIMEOUT_MS;
-  const env = passthroughEnv(options.env ?? process.env, ENV_PREFIXES);
+  const parentEnv = options.env ?? process.env;
+  const env = passthroughEnv(parentEnv, CLAUDE_ENV_PREFIXES);
   const secrets = secretValues(env);
-  const bin = options.binPath ?? 'claude';
-  const binName = path.basename(bin);
+  const bin = resolveClaudeBinary({ ...(options.binPath !== undefined && { binPath: options.binPath }), env: parentEnv });
+  const binName = path.basename(bin).replace(/\.exe$/, '');
   const started = performance.now();
   if (sendOptions.signal?.aborted) throw new BackendError('canceled', `The ${binName} call was canceled before it started.`);
 
@@ -129,7 +134,7 @@ async function runClaude(options: ClaudeBackendOptions, conversation: Conversati
   if (stopReason === 'canceled') throw new BackendError('canceled', `The ${binName} call was canceled; the process was stopped.`);
   const stderrTail = scrub(tail(String(result.stderr ?? '')), secrets);
   if ('code' in result && result.code === 'ENOENT') {
-    throw new BackendError('not-found', `${bin} was not found. Install @anthropic-ai/claude-code or pass binPath.`);
+    throw new BackendError('not-found', `${bin} was not found: install @anthropic-ai/claude-code, or set PARLEY_CLAUDE_PATH to the claude binary.`);
   }
   const parsed = parseClaudeOutput(String(result.stdout ?? ''));
   const exitCode = result.exitCode;
@@ -137,6 +142,9 @@ async function runClaude(options: ClaudeBackendOptions, conversation: Conversati
     const status = parsed.api_error_status ?? undefined;
     const message = scrub(parsed.result ?? parsed.subtype ?? 'unknown error', secrets);
     const kind = status === 429 ? 'rate-limited' : 'turn-failed';
+    if (/not logged in/i.test(message)) {
+      throw new BackendError('turn-failed', `${binName} is not logged in: run \`claude auth login\`, or set ANTHROPIC_API_KEY for the process that runs parley.`, { stderrTail });
+    }
     throw new BackendError(kind, `${binName} reported an error: ${message}`, { stderrTail, ...(exitCode !== undefined && { exitCode }), ...(status !== undefined && { status }) });
   }
   if (exitCode !== 0 || !parsed) throw exitError(binName, conversation, stderrTail, exitCode);

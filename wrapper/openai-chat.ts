@@ -180,6 +180,12 @@ class Deadline {
   }
 }
 
+/** Ends a message taken from elsewhere with one full stop, never two ("Connection error."). */
+export function sentence(text: string): string {
+  const trimmed = text.trim();
+  return /[.!?]$/.test(trimmed) ? trimmed : `${trimmed}.`;
+}
+
 function mapError(error: unknown, deadline: Deadline, where: string, timeoutMs: number, redact: (text: string) => string, withheld?: string): BackendError {
   if (error instanceof BackendError) return error;
   if (deadline.reason === 'canceled') return new BackendError('canceled', `The call to ${where} was canceled.`);
@@ -188,14 +194,14 @@ function mapError(error: unknown, deadline: Deadline, where: string, timeoutMs: 
   }
   if (error instanceof APIUserAbortError) return new BackendError('canceled', `The call to ${where} was canceled.`);
   if (error instanceof APIConnectionError) {
-    return new BackendError('http', redact(`Could not reach ${where}: ${error.message}. Is the server running and the base URL right?`));
+    return new BackendError('http', redact(`Could not reach ${where}: ${sentence(error.message)} Is the server running and the base URL right?`));
   }
   if (error instanceof APIError) {
     const status = error.status ?? 0;
     const detail = redact(error.message);
     if (status === 429) return new BackendError('rate-limited', `${where} is rate limiting (HTTP 429) and retries ran out: ${detail}`, { status });
     const hint = status === 401 || status === 403 ? (withheld ? ` No key was sent: ${withheld}.` : ' Check the API key.') : status === 404 ? ' Check the model name and base URL.' : '';
-    return new BackendError('http', `${where} answered HTTP ${status}: ${detail}.${hint}`, { status });
+    return new BackendError('http', `${where} answered HTTP ${status}: ${sentence(detail)}${hint}`, { status });
   }
   return new BackendError('http', redact(`Calling ${where} failed: ${error instanceof Error ? error.message : String(error)}`));
 }

@@ -1,7 +1,9 @@
 import { readFile } from 'node:fs/promises';
 import { Command, InvalidArgumentError, Option } from 'commander';
-import { analyzeDebate, exportGraph, measuresToCsv, runDebateToFile } from '../../protocols/debate/index.js';
+import { analyzeDebate, exportGraph, measuresToCsv, parseDebateConfig, runDebateToFile } from '../../protocols/debate/index.js';
+import { resolveAgents } from '../../protocols/debate/agents.js';
 import type { DebateConfigInput } from '../../schemas/debate.js';
+import { assertModelsReady, watchedBackends, type CallLabeler, type ModelRole } from './model-calls.js';
 import { progressDisplay, reportFailure, runInterruptible } from './shared.js';
 
 const FORMATS = ['json', 'csv', 'dot', 'mermaid', 'table'] as const;
@@ -94,12 +96,15 @@ async function buildConfig(question: string | undefined, options: RunOptions): P
 
 async function runCommand(question: string | undefined, options: RunOptions, signal: AbortSignal): Promise<void> {
   const config = await buildConfig(question, options);
+  const { roles, labelOf } = debateRoles(config);
+  await assertModelsReady(roles);
   const display = progressDisplay(process.stderr);
   try {
     const transcript = await runDebateToFile(config, {
       outPath: options.out,
       ...(options.dir !== undefined && { dir: options.dir }),
       signal,
+      backendFor: watchedBackends(display, labelOf),
       onProgress: display.update,
     });
     display.end();
@@ -113,7 +118,26 @@ async function runCommand(question: string | undefined, options: RunOptions, sig
   }
 }
 
-
+/** Each model's role in the debate, and which role a call is for (agents carry a system prompt, judges none). */
+function debateRoles(input: DebateConfigInput): { roles: ModelRole[]; labelOf: CallLabeler } {
+  const config = parseDebateConfig(input);
+  const agents = resolveAgents(config);
+  const judges = [...(config.crit ? [{ name: 'CRIT', spec: config.crit.judge }] : []), ...(config.rca ? [{ name: 'RCA', spec: config.rca.judge }] : [])];
+  const roles = [
+    ...agents.map((agent) => ({ label: `agent ${agent.number} (${agent.model})`, spec: agent.model })),
+    ...judges.map((judge) => ({ label: `${judge.name} judge (${judge.spec})`, spec: judge.spec })),
+  ];
+  const labelOf: CallLabeler = (spec, conversation) => {
+    const sharing = agents.filter((agent) => agent.model === spec);
+    if (conversation.system !== undefined && sharing.length > 0) {
+      const agent = sharing.find((candidate) => conversation.system!.startsWith(`You are ${candidate.label},`)) ?? sharing[0]!;
+      return `agent ${agent.number} (${spec})`;
+    }
+    const names = judges.filter((judge) => judge.spec === spec).map((judge) => judge.name);
+    return names.length > 0 ? `${names.join('/')} judge (${spec})` : spec;
+  };
+  return { roles, labelOf };
+}
 
 const collect = (value: string, previous: string[]): string[] => [...previous, value];
 

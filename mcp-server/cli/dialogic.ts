@@ -4,6 +4,7 @@ import { Command, InvalidArgumentError, Option } from 'commander';
 import { analyzeDialogic, exportDictionaryTerms, runDialogicToFile } from '../../protocols/dialogic/index.js';
 import { PersonaAssignment, SeedLevel } from '../../schemas/dialogic.js';
 import { runFolderFor } from '../../protocols/run-folder.js';
+import { assertModelsReady, watchedBackends } from './model-calls.js';
 import { progressDisplay, reportFailure, runInterruptible } from './shared.js';
 
 /** `parley dialogic ...`: run the protocol, `analyze` a run file, `export` its agreed terms. */
@@ -68,12 +69,19 @@ interface RunOptions {
 
 async function runCommand(options: RunOptions, signal: AbortSignal): Promise<void> {
   if (!options.modelA || !options.modelB) throw new Error('give both --model-a <spec> and --model-b <spec>');
+  const { modelA, modelB } = options;
+  await assertModelsReady([
+    { label: `model A (${modelA})`, spec: modelA },
+    { label: `model B (${modelB})`, spec: modelB },
+  ]);
   const display = progressDisplay(process.stderr);
+  // One spec for both models: a call cannot tell which of them it is for.
+  const labelOf = (spec: string) => (modelA === modelB ? `model A or B (${spec})` : spec === modelA ? `model A (${spec})` : `model B (${spec})`);
   try {
     const output = await runDialogicToFile(
       {
-        modelA: options.modelA,
-        modelB: options.modelB,
+        modelA,
+        modelB,
         personas: options.personas,
         temperature: options.temperature,
         seedLevel: options.seedLevel,
@@ -81,7 +89,13 @@ async function runCommand(options: RunOptions, signal: AbortSignal): Promise<voi
         anonymise: options.anonymise,
         maxCycles: options.maxCycles,
       },
-      { outPath: options.out, ...(options.dir !== undefined && { dir: options.dir }), signal, onProgress: display.update },
+      {
+        outPath: options.out,
+        ...(options.dir !== undefined && { dir: options.dir }),
+        signal,
+        backendFor: watchedBackends(display, labelOf),
+        onProgress: display.update,
+      },
     );
     display.end();
     const { run } = output;

@@ -1,25 +1,9 @@
 import { redact } from '../../schemas/secrets.js';
-import type { RunProgress } from '../../protocols/run-protocol.js';
+import { createLiveLine, type LiveLine, type LiveSink } from './live-line.js';
 
-/** One rewritten line on a terminal, plain lines otherwise; always on stderr. */
-export function progressDisplay(stream: NodeJS.WriteStream): { update: (progress: RunProgress) => void; end: () => void } {
-  let open = false;
-  return {
-    update(progress) {
-      const line = `[${progress.done}${progress.total ? `/${progress.total}` : ''}] ${progress.message}`;
-      if (stream.isTTY) {
-        const width = stream.columns ? stream.columns - 1 : 120;
-        stream.write(`\r\x1b[2K${line.slice(0, width)}`);
-        open = true;
-      } else {
-        stream.write(line + '\n');
-      }
-    },
-    end() {
-      if (open) stream.write('\n');
-      open = false;
-    },
-  };
+/** The run's live line on stderr (see live-line.ts): progress, and who is being waited on. */
+export function progressDisplay(stream: LiveSink): LiveLine {
+  return createLiveLine(stream);
 }
 
 /** Runs a command's work; a failure is one line on stderr and exit code 1, never a stack trace. */
@@ -61,6 +45,9 @@ export async function runInterruptible(command: string, work: (signal: AbortSign
   } finally {
     clearTimeout(force);
     for (const signal of signals) process.off(signal, onSignal);
+    // A run that failed early (one model's error rejects the round) leaves its other calls in
+    // flight, and a codex child retrying an unreachable server never ends by itself: cancel them all.
+    if (!controller.signal.aborted) controller.abort(new Error(`parley ${command} has finished`));
   }
   if (received) process.exitCode = 128 + STOP_SIGNALS[received];
 }

@@ -1,0 +1,56 @@
+import { BackendError, type Backend, type Conversation } from '../../wrapper/backend.js';
+import { createBackend } from '../../wrapper/model-spec.js';
+import { whyNotReady } from '../../wrapper/readiness.js';
+import type { LiveLine } from './live-line.js';
+
+/** Who a call is for, from its spec and conversation: "agent 2 (codex:gpt-5)". */
+export type CallLabeler = (spec: string, conversation: Conversation) => string;
+
+/** One role a run gives a model: what the user is told when that model cannot be used. */
+export interface ModelRole {
+  label: string;
+  spec: string;
+}
+
+/**
+ * The run's backends (one per spec), each call reported to the live line as it starts and ends, so
+ * the display can say whom the run is waiting on and why a call failed. Nothing about the calls
+ * themselves changes.
+ */
+export function watchedBackends(live: LiveLine, labelOf: CallLabeler, make: (spec: string) => Backend = (spec) => createBackend(spec)): (spec: string) => Backend {
+  const backends = new Map<string, Backend>();
+  return (spec) => {
+    const existing = backends.get(spec);
+    if (existing) return existing;
+    const inner = make(spec);
+    const watched: Backend = {
+      spec: inner.spec,
+      async send(conversation, prompt, options) {
+        const done = live.callStarted(labelOf(spec, conversation));
+        try {
+          const reply = await inner.send(conversation, prompt, options);
+          done();
+          return reply;
+        } catch (error) {
+          const canceled = options?.signal?.aborted || (error instanceof BackendError && error.kind === 'canceled');
+          done(canceled ? undefined : error instanceof Error ? error.message : String(error));
+          throw error;
+        }
+      },
+    };
+    backends.set(spec, watched);
+    return watched;
+  };
+}
+
+/**
+ * Checks every model of a run before it starts (keys, binaries, codex and claude logins) and throws
+ * one error naming each role that cannot run and why; each distinct spec is checked once.
+ */
+export async function assertModelsReady(roles: readonly ModelRole[], env: NodeJS.ProcessEnv = process.env): Promise<void> {
+  const specs = [...new Set(roles.map((role) => role.spec))];
+  const reasons = new Map(await Promise.all(specs.map(async (spec) => [spec, await whyNotReady(spec, env)] as const)));
+  const problems = roles.filter((role) => reasons.get(role.spec) !== undefined).map((role) => `  ${role.label}: ${reasons.get(role.spec)}`);
+  if (problems.length === 0) return;
+  throw new Error(`${problems.length === 1 ? 'a model' : `${problems.length} models`} cannot be used, so the run did not start:\n${problems.join('\n')}`);
+}
