@@ -35,6 +35,7 @@ if (subcommand === 'dialogic') (await import('./cli/dialogic.js')).registerDialo
 else if (subcommand === 'debate') (await import('./cli/debate.js')).registerDebateCommand(program);
 else if (subcommand === 'report') (await import('./cli/report.js')).registerReportCommand(program);
 else if (subcommand === 'sweep') (await import('./cli/sweep.js')).registerSweepCommand(program);
-else program.addHelpText('after', '\nProtocol runs:\n  dialogic [options]   run the dialogic protocol (parley dialogic --help)\n  debate [options]     run a debate (parley debate --help)\n  report <file...>     HTML or Markdown report of a run or deliberation (parley report --help)\n  sweep <matrix>       run a parameter sweep (parley sweep --help)');
+else if (subcommand === 'doctor') (await import('./cli/doctor.js')).registerDoctorCommand(program);
+else program.addHelpText('after', '\nProtocol runs:\n  dialogic [options]   run the dialogic protocol (parley dialogic --help)\n  debate [options]     run a debate (parley debate --help)\n  report <file...>     HTML or Markdown report of a run or deliberation (parley report --help)\n  sweep <matrix>       run a parameter sweep (parley sweep --help)\n  doctor               check node, codex, claude, keys, endpoints, state folder, plugin (parley doctor --help)');
 
 await program.parseAsync(process.argv);

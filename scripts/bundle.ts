@@ -2,7 +2,8 @@
  * Builds plugin/, the self-contained plugin the marketplace installs: the MCP server bundled into an
  * ESM entry (plugin/parley-server.mjs) plus chunks it imports on demand (plugin/chunks/: reports,
  * protocol runs and model SDKs load only when used, so the server starts fast), and a copy of the
- * skill (SKILL.md and skill/*.md) under plugin/skills/parley/.
+ * skill (SKILL.md and skill/*.md) under plugin/skills/parley/, and the slash commands (skill/commands/)
+ * under plugin/commands/.
  * A marketplace install copies a folder with no build, so all of it is committed;
  * test/claude/bundle.test.ts checks that it equals a fresh build of the sources.
  * The installed folder must not hold package.json + package-lock.json: Claude Code then runs
@@ -73,6 +74,23 @@ export async function skillCopies(): Promise<Map<string, string>> {
   return copies;
 }
 
+export const pluginCommandsDir = path.join(repoRoot, 'plugin', 'commands');
+
+/**
+ * The slash commands (/parley:<name>) as plugin/ holds them: skill/commands/*.md, whose paths are
+ * written for the repository as a plugin (${CLAUDE_PLUGIN_ROOT}/plugin/parley-server.mjs), with the
+ * installed folder's paths (${CLAUDE_PLUGIN_ROOT}/parley-server.mjs).
+ */
+export async function commandCopies(): Promise<Map<string, string>> {
+  const copies = new Map<string, string>();
+  const source = path.join(repoRoot, 'skill', 'commands');
+  for (const name of (await readdir(source)).filter((file) => file.endsWith('.md')).sort()) {
+    const text = await readFile(path.join(source, name), 'utf8');
+    copies.set(path.join(pluginCommandsDir, name), text.replaceAll('${CLAUDE_PLUGIN_ROOT}/plugin/', '${CLAUDE_PLUGIN_ROOT}/'));
+  }
+  return copies;
+}
+
 export async function writeBundle(): Promise<{ path: string; bytes: number }[]> {
   const files = await bundleServer();
   await rm(chunksDir, { recursive: true, force: true });
@@ -82,7 +100,8 @@ export async function writeBundle(): Promise<{ path: string; bytes: number }[]> 
     await writeFile(target, text, { mode: target === bundlePath ? 0o755 : 0o644 });
     written.push({ path: target, bytes: Buffer.byteLength(text) });
   }
-  for (const [target, content] of await skillCopies()) {
+  await rm(pluginCommandsDir, { recursive: true, force: true });
+  for (const [target, content] of [...(await skillCopies()), ...(await commandCopies())]) {
     await mkdir(path.dirname(target), { recursive: true });
     await writeFile(target, content);
     written.push({ path: target, bytes: Buffer.byteLength(content) });
