@@ -54,6 +54,7 @@ const COVERAGE: Record<string, string> = {
   'parley report run.json --html run.html': HERE,
   'parley report debate.json': HERE,
   'parley report a.json b.json c.json --compare --html compare.html': HERE,
+  'parley report results/summary.json --compare': 'not verbatim: needs a finished sweep; test/report/report-extra.test.ts runs `parley report <sweep>/summary.json --compare` on a real sweep',
   'claude mcp add parley -e PARLEY_TOOLS=argumentation -- node /path/to/parley/plugin/parley-server.mjs': HERE,
   'npx @modelcontextprotocol/inspector --cli node plugin/parley-server.mjs serve --method tools/list': 'test/server/stdio.test.ts (read from the README by its marker, run as written)',
 };

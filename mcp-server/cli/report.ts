@@ -1,4 +1,6 @@
-import { readFile, writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { readFile, stat, writeFile } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
 import type { Command } from 'commander';
 import { redact } from '../../schemas/secrets.js';
 import { compareHtml, compareMarkdown, loadReportSource, reportHtml, reportMarkdown, type ReportSource } from '../../protocols/report/index.js';
@@ -12,15 +14,15 @@ interface ReportOptions {
   compare?: boolean;
 }
 
-/** `parley report run.json --html out.html`, `--md out.md` (Markdown to stdout by default), `--compare a.json b.json ...`. */
+/** `parley report run.json --html out.html`, `--md out.md` (Markdown to stdout by default), `--compare a.json b.json ...` or `--compare sweep/`. */
 export function registerReportCommand(program: Command): void {
   program
     .command('report')
     .description('a report of a saved run or deliberation state: self-contained HTML and/or Markdown')
-    .argument('<files...>', 'argumentation state file, dialogic run file or debate transcript (several with --compare)')
+    .argument('<files...>', 'argumentation state file, dialogic run file, debate transcript or sweep (folder or its summary.json); several with --compare')
     .option('--html <file>', 'write one offline HTML page here')
     .option('--md <file>', 'write the Markdown summary here (default: stdout when --html is not given)')
-    .option('--compare', 'the same measures side by side for several runs')
+    .option('--compare', 'the same measures side by side for several runs (a sweep: one column per cell)')
     .action(async (files: string[], options: ReportOptions) => {
       try {
         await writeReports(files, options);
@@ -33,13 +35,22 @@ export function registerReportCommand(program: Command): void {
 
 export async function writeReports(files: string[], options: ReportOptions): Promise<void> {
   if (files.length > 1 && !options.compare) throw new Error(`${files.length} files given: add --compare to put them side by side, or give one file`);
-  const sources = await Promise.all(
+  const loaded = await Promise.all(
     files.map((file) =>
-      load(file).catch((error: unknown) => {
+      load(file, files.length > 1).catch((error: unknown) => {
         throw new Error(`${file}: ${error instanceof Error ? error.message : String(error)}`);
       }),
     ),
   );
+  // `results/*.json` names a sweep through summary.json and sweep.json both: one column set per sweep.
+  const seen = new Set<string>();
+  const sources = loaded.filter((source): source is ReportSource => {
+    if (!source) return false;
+    if (source.kind !== 'sweep') return true;
+    if (seen.has(source.sweep.dir)) return false;
+    seen.add(source.sweep.dir);
+    return true;
+  });
   const [first] = sources;
   if (!first) throw new Error('give a run or state file');
   // Reports quote replies and errors verbatim: known secrets are scrubbed from what is written.
@@ -56,15 +67,28 @@ export async function writeReports(files: string[], options: ReportOptions): Pro
   if (!options.html && !options.md) process.stdout.write(markdown());
 }
 
-/** A state file from a newer parley is refused (its meaning may have changed); a damaged audit line is a warning. */
-async function load(file: string): Promise<ReportSource> {
+/**
+ * A state file from a newer parley is refused (its meaning may have changed); a damaged audit line is
+ * a warning. Among several files, one of a sweep folder that is no run (totals.json) is skipped.
+ */
+async function load(file: string, several: boolean): Promise<ReportSource | undefined> {
+  if ((await stat(file)).isDirectory()) return loadReportSource(file);
   const envelope = parseEnvelope(await readFile(file, 'utf8'));
   if (envelope.ok && envelope.envelope.schemaVersion > DELIBERATION_SCHEMA_VERSION) {
     throw new Error(
       `written by a newer parley (schemaVersion ${envelope.envelope.schemaVersion}; this one reads up to ${DELIBERATION_SCHEMA_VERSION}): upgrade parley to report on it`,
     );
   }
-  const source = await loadReportSource(file);
+  let source: ReportSource;
+  try {
+    source = await loadReportSource(file);
+  } catch (error) {
+    if (several && existsSync(join(dirname(file), 'sweep.json')) && /not a parley run/.test(String(error))) {
+      console.error(`parley report: skipped ${file}: ${basename(file)} of a sweep folder is not a run`);
+      return undefined;
+    }
+    throw error;
+  }
   if (source.kind === 'argumentation') {
     for (const record of source.audit) if (record.type === AUDIT_WARNING) console.error(`parley report: warning: ${file}: ${String(record.warning)}`);
   }

@@ -32,7 +32,7 @@ export interface SeriesPoint {
   series: string;
 }
 
-/** One measure per round (or cycle), one line per series; null values leave a gap. */
+/** One measure per round (or cycle), one line per series; a null breaks the line there (a gap, not a 0). */
 export function lineChart(points: SeriesPoint[], options: { title: string; x: string; y: string; width?: number; yDomain?: [number, number] }): Promise<string> {
   const multi = new Set(points.map((p) => p.series)).size > 1;
   return vegaLiteSvg({
@@ -40,8 +40,8 @@ export function lineChart(points: SeriesPoint[], options: { title: string; x: st
     title: options.title,
     width: options.width ?? 250,
     height: 160,
-    data: { values: points.filter((p) => p.y !== null) },
-    mark: { type: 'line', point: { size: 45, filled: true }, strokeWidth: 2 },
+    data: { values: points },
+    mark: { type: 'line', point: { size: 45, filled: true }, strokeWidth: 2, invalid: 'break-paths-show-domains' },
     encoding: {
       x: { field: 'x', type: 'quantitative', title: options.x, scale: { nice: false, zero: false }, axis: { values: [...new Set(points.map((p) => p.x))], format: 'd' } },
       y: { field: 'y', type: 'quantitative', title: options.y, ...(options.yDomain && { scale: { domain: options.yDomain } }) },
@@ -60,19 +60,25 @@ export interface BarDatum {
 /** Grouped or stacked bars: categories on x, groups as colours. */
 export function barChart(data: BarDatum[], options: { title: string; x: string; y: string; stack?: boolean; width?: number; colors?: Record<string, string> }): Promise<string> {
   const groups = [...new Set(data.map((d) => d.group))];
+  // Long group names (a sweep cell's parameters) are listed one a line rather than cut short.
+  const legend = groups.some((g) => g.length > 16) ? { orient: 'bottom', direction: 'vertical' } : { orient: 'bottom' };
   const color = options.colors
-    ? { field: 'group', type: 'nominal', title: null, scale: { domain: groups, range: groups.map((g) => options.colors?.[g] ?? '#5d6d7e') }, legend: { orient: 'bottom' } }
-    : { field: 'group', type: 'nominal', title: null, legend: { orient: 'bottom' } };
+    ? { field: 'group', type: 'nominal', title: null, scale: { domain: groups, range: groups.map((g) => options.colors?.[g] ?? '#5d6d7e') }, legend }
+    : { field: 'group', type: 'nominal', title: null, legend };
+  // Each category gets room for its whole label as Vega measures text without a canvas (0.8 em a
+  // character), so labels are neither cut nor overlap; past 200 px a label is cut with an ellipsis.
+  const longest = Math.max(0, ...data.map((d) => d.category.length));
+  const step = Math.max(options.stack ? 64 : Math.max(56, 18 * groups.length + 16), Math.min(200, Math.ceil(longest * 0.8 * 11) + 14));
   return vegaLiteSvg({
     $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
     title: options.title,
     // Without a width the bars keep a fixed step, so one or two categories do not become slabs.
-    width: options.width ?? { step: options.stack ? 64 : Math.max(56, 18 * groups.length + 16) },
+    width: options.width ?? { step },
     height: 170,
     data: { values: data },
     mark: { type: 'bar', cornerRadiusEnd: 2 },
     encoding: {
-      x: { field: 'category', type: 'ordinal', title: options.x, sort: null, axis: { labelAngle: 0, labelLimit: 120 } },
+      x: { field: 'category', type: 'ordinal', title: options.x, sort: null, axis: { labelAngle: 0, labelLimit: step - 6 } },
       y: { field: 'value', type: 'quantitative', title: options.y, stack: options.stack ? 'zero' : null },
       ...(options.stack ? {} : { xOffset: { field: 'group', sort: groups } }),
       color,

@@ -1,7 +1,9 @@
 import { analyzeDebate } from '../debate/analyze.js';
 import { measureDialogic } from '../dialogic/analyze.js';
 import { barChart, lineChart } from './charts.js';
-import { esc, figure, fmt, page, pct, table } from './html.js';
+import { sweepHtml, sweepMarkdown } from './compare-sweep.js';
+import { majorityText } from './debate-turns.js';
+import { esc, figure, fmt, num, page, pct, table } from './html.js';
 import { mdSection, mdTable, mdText } from '../markdown.js';
 import type { ReportKind, ReportSource } from './source.js';
 
@@ -47,27 +49,29 @@ function measureRows(kind: ReportKind, sources: ReportSource[]): Row[] {
     ];
   }
   const ss = sources.flatMap((s) => (s.kind === 'debate' ? [analyzeDebate(s.transcript).measures.summary] : []));
+  const rcaSycophantic = (m: (typeof ss)[number]) => (Object.keys(m.rcaVerdicts).length ? (m.rcaVerdicts.INCONSISTENT_SYCOPHANTIC ?? 0) : null);
   const row = (name: string, pick: (m: (typeof ss)[number]) => string | number | null): Row => [name, ...ss.map(pick)];
   return [
     row('agents / rounds', (m) => `${m.agentCount} / ${m.roundsRun}`),
     row('stopped by', (m) => m.stopReason),
-    row('final answer', (m) => m.finalMajorityAnswer),
+    row('final answer', (m) => majorityText({ majorityAnswer: m.finalMajorityAnswer, tiedAnswers: m.finalTiedAnswers })),
     row('final agreement', (m) => `${m.agentsInAgreement}/${m.agentCount}`),
     row('right', (m) => (m.finalCorrect === null ? null : m.finalCorrect ? 'yes' : 'no')),
     row('JS first → final', (m) => `${fmt(m.jsFirst)} → ${fmt(m.jsFinal)}`),
     row('JS collapse ratio', (m) => fmt(m.jsCollapseRatioOverall)),
     row('conformity / obstinacy', (m) => `${fmt(m.conformity, 2)} / ${fmt(m.obstinacy, 2)}`),
     row('agents changed', (m) => m.howManyAgentsChanged),
-    row('sycophancy rounds', (m) => m.sycophancyRounds.join(', ') || 'none'),
+    row('s_t rounds (JS and overlap fell)', (m) => m.sycophancyRounds.join(', ') || 'none'),
+    row('RCA judge: sycophantic verdicts', rcaSycophantic),
     row('ignored claims', (m) => m.ignoredClaims),
     row('dominant agent', (m) => m.dominantAgent),
     row('format / call failures', (m) => `${m.formatFailures} / ${m.callFailures}`),
-    row('tokens in / out', (m) => `${m.inputTokens} / ${m.outputTokens}`),
+    row('tokens in / out', (m) => `${num(m.inputTokens)} / ${num(m.outputTokens)}`),
   ];
 }
 
 function groups(sources: ReportSource[]): [ReportKind, ReportSource[]][] {
-  const kinds: ReportKind[] = ['argumentation', 'dialogic', 'debate'];
+  const kinds: ReportKind[] = ['argumentation', 'dialogic', 'debate', 'sweep'];
   return kinds.map((kind): [ReportKind, ReportSource[]] => [kind, sources.filter((s) => s.kind === kind)]).filter(([, list]) => list.length > 0);
 }
 
@@ -84,7 +88,8 @@ async function charts(kind: ReportKind, sources: ReportSource[]): Promise<string
     const data = sources.flatMap((s) => {
       if (s.kind !== 'dialogic') return [];
       const m = measureDialogic(s.run, s.baseline === undefined ? {} : { baseline: s.baseline });
-      return Object.entries(m.by_proposer).map(([who, g]) => ({ category: who, group: s.label, value: g.survival_rate ?? 0 }));
+      // A proposer without terms has no survival rate: no bar (a gap), never a bar at 0.
+      return Object.entries(m.by_proposer).flatMap(([who, g]) => (g.survival_rate === null ? [] : [{ category: who, group: s.label, value: g.survival_rate }]));
     });
     return figure(await barChart(data, { title: 'Survival rate by proposer', x: 'proposer', y: 'survival rate' }));
   }
@@ -96,18 +101,32 @@ async function charts(kind: ReportKind, sources: ReportSource[]): Promise<string
   return figure(await barChart(data, { title: 'Bucket sizes', x: 'bucket', y: 'points' }));
 }
 
+function what(sources: ReportSource[]): string {
+  const sweeps = sources.filter((s) => s.kind === 'sweep').length;
+  const runs = sources.length - sweeps;
+  return [runs ? `${runs} run${runs === 1 ? '' : 's'}` : '', sweeps ? `${sweeps} sweep${sweeps === 1 ? '' : 's'}` : ''].filter(Boolean).join(' and ');
+}
+
 export async function compareHtml(sources: ReportSource[]): Promise<string> {
-  const parts = [`<header class="report"><div class="kind">Comparison</div><h1>${sources.length} runs side by side</h1><div class="meta">${sources.map((s) => `<span><b>${esc(s.label)}</b> ${esc(s.kind)}</span>`).join('')}</div></header>`];
+  const parts = [`<header class="report"><div class="kind">Comparison</div><h1>${esc(what(sources))} side by side</h1><div class="meta">${sources.map((s) => `<span><b>${esc(s.label)}</b> ${esc(s.kind)}</span>`).join('')}</div></header>`];
   for (const [kind, list] of groups(sources)) {
+    if (kind === 'sweep') {
+      parts.push(...list.flatMap((s) => (s.kind === 'sweep' ? [sweepHtml(s.sweep)] : [])));
+      continue;
+    }
     const rows = measureRows(kind, list);
-    parts.push(`<h2>${esc(kind[0]!.toUpperCase() + kind.slice(1))}</h2>`, table(['measure', ...list.map((s) => s.label)], rows), await charts(kind, list));
+    parts.push(`<h2>${esc(kind[0]!.toUpperCase() + kind.slice(1))}</h2>`, `<div class="wide">${table(['measure', ...list.map((s) => s.label)], rows, [], 'compare')}</div>`, await charts(kind, list));
   }
   return page({ title: sources.map((s) => s.label).join(', '), kind: 'Comparison', body: parts.join('\n') });
 }
 
 export function compareMarkdown(sources: ReportSource[]): string {
-  const parts = [`# Comparison of ${sources.length} runs\n`];
+  const parts = [`# Comparison of ${what(sources)}\n`];
   for (const [kind, list] of groups(sources)) {
+    if (kind === 'sweep') {
+      parts.push(...list.flatMap((s) => (s.kind === 'sweep' ? [sweepMarkdown(s.sweep)] : [])));
+      continue;
+    }
     const rows = measureRows(kind, list).map(([name, ...values]) => [name, ...values.map((v) => (v === null ? null : typeof v === 'number' ? v : mdText(v, 160)))]);
     parts.push(mdSection(kind[0]!.toUpperCase() + kind.slice(1), mdTable(['measure', ...list.map((s) => mdText(s.label))], rows)));
   }

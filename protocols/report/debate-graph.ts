@@ -1,5 +1,6 @@
 import type { DebateTranscript, Stance } from '../../schemas/debate.js';
 import type { DebateGraph } from '../debate/graph.js';
+import { answerText } from './debate-turns.js';
 import { dotString as q, dotToSvg, wrapLabel } from './graphviz.js';
 
 export const STANCE_COLORS: Record<Stance, string> = { rebut: '#c0392b', support: '#1e7b4a', concede: '#d68910', extend: '#2f5da8' };
@@ -12,7 +13,7 @@ export const STANCE_COLORS: Record<Stance, string> = { rebut: '#c0392b', support
 export function roundDot(transcript: DebateTranscript, graph: DebateGraph, round: number): string {
   const answers = new Map<string, string>();
   for (const turn of transcript.rounds.find((r) => r.round === round)?.turns ?? []) {
-    answers.set(turn.agentId, turn.status === 'ok' && turn.record ? turn.record.answer : turn.status);
+    answers.set(turn.agentId, turn.status === 'ok' && turn.record ? answerText(turn.record.answer) : turn.status);
   }
   const edges = graph.edges.filter((edge) => edge.round === round);
   const claimIds = new Set(edges.filter((edge) => edge.kind !== 'agent').map((edge) => edge.to));
@@ -51,4 +52,40 @@ export function roundDot(transcript: DebateTranscript, graph: DebateGraph, round
 
 export async function roundGraphSvg(transcript: DebateTranscript, graph: DebateGraph, round: number): Promise<string> {
   return dotToSvg(roundDot(transcript, graph, round));
+}
+
+/**
+ * The influence graph of the whole debate in DOT: agents only (with their first and final answer),
+ * one edge per (from, to, stance) summed over every round, its label naming the rounds and its
+ * width growing with the count.
+ */
+export function wholeDebateDot(transcript: DebateTranscript, graph: DebateGraph, answers: ReadonlyMap<string, { first: string | null; final: string | null }>): string {
+  const totals = new Map<string, { from: string; to: string; stance: Stance; count: number; rounds: Set<number> }>();
+  for (const edge of graph.edges) {
+    if (edge.kind !== 'agent') continue;
+    const stance = edge.stance ?? 'extend';
+    const key = `${edge.from}\u0000${edge.to}\u0000${stance}`;
+    const total = totals.get(key) ?? { from: edge.from, to: edge.to, stance, count: 0, rounds: new Set<number>() };
+    total.count += edge.count;
+    total.rounds.add(edge.round);
+    totals.set(key, total);
+  }
+  const lines = [
+    'digraph "whole debate" {',
+    '  layout=circo; bgcolor="white"; pad=0.3; mindist=1.6;',
+    '  node [fontname="Helvetica", fontsize=11, shape=box, style="rounded,filled", fillcolor="#e1ebfb", color="#2f5da8", penwidth=1.2];',
+    '  edge [fontname="Helvetica", fontsize=9, arrowsize=0.7];',
+  ];
+  for (const agent of transcript.agents) {
+    const a = answers.get(agent.id);
+    const path = a ? `${a.first ?? '–'} → ${a.final ?? '–'}` : '';
+    lines.push(`  ${q(agent.id)} [label=${q(`${agent.label}${path ? `\n${wrapLabel(path, 26, 2)}` : ''}`)}];`);
+  }
+  for (const t of totals.values()) {
+    const rounds = [...t.rounds].sort((a, b) => a - b).map((r) => `r${r}`).join(', ');
+    const label = `${t.stance}${t.count > 1 ? ` ×${t.count}` : ''} (${rounds})`;
+    lines.push(`  ${q(t.from)} -> ${q(t.to)} [label=${q(label)}, color=${q(STANCE_COLORS[t.stance])}, fontcolor=${q(STANCE_COLORS[t.stance])}, penwidth=${Math.min(5, 1.2 + 0.8 * t.count).toFixed(1)}];`);
+  }
+  lines.push('}');
+  return lines.join('\n') + '\n';
 }

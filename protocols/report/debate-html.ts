@@ -1,13 +1,17 @@
 import { analyzeDebate, type DebateAnalysis } from '../debate/analyze.js';
+import type { RoundMeasures } from '../debate/round-measures.js';
 import { DebateTranscript } from '../../schemas/debate.js';
 import { lineChart, type SeriesPoint } from './charts.js';
-import { roundGraphSvg, STANCE_COLORS } from './debate-graph.js';
-import { cards, esc, figure, fmt, header, page, table, tag, type Cell } from './html.js';
+import { roundGraphSvg, STANCE_COLORS, wholeDebateDot } from './debate-graph.js';
+import { answerText, majorityText, sycophancySignals, turnsHtml } from './debate-turns.js';
+import { dotToSvg } from './graphviz.js';
+import { cards, esc, figure, fmt, header, num, page, table, tag, type Cell } from './html.js';
 
 export async function debateHtml(input: unknown): Promise<string> {
   const transcript = DebateTranscript.parse(input);
   const analysis = analyzeDebate(transcript);
   const s = analysis.measures.summary;
+  const signals = sycophancySignals(transcript, analysis);
   const body = [
     header('Debate', transcript.question, [
       ['run', transcript.runId],
@@ -17,23 +21,31 @@ export async function debateHtml(input: unknown): Promise<string> {
       ...(transcript.groundTruth ? ([['ground truth', transcript.groundTruth]] as [string, unknown][]) : []),
     ]),
     cards([
-      ['final answer', s.finalMajorityAnswer ?? '–'],
+      ['final answer', majorityText({ majorityAnswer: s.finalMajorityAnswer, tiedAnswers: s.finalTiedAnswers })],
       ['agreement', `${s.agentsInAgreement}/${s.agentCount}`],
       ['JS first → final', `${fmt(s.jsFirst, 2)} → ${fmt(s.jsFinal, 2)}`],
       ['agents changed', s.howManyAgentsChanged],
-      ['sycophancy rounds', s.sycophancyRounds.length ? s.sycophancyRounds.join(', ') : 'none'],
+      ['s_t: JS and overlap fell', signals.st],
+      ['RCA judge: sycophantic', signals.rca],
       ['ignored claims', s.ignoredClaims],
       ['dominant agent', s.dominantAgent ?? 'none'],
-      ['tokens in / out', `${s.inputTokens} / ${s.outputTokens}`],
+      ['tokens in / out', `${num(s.inputTokens)} / ${num(s.outputTokens)}`],
     ]),
+    `<p class="muted">Two different sycophancy signals: <b>s_t</b> is a measure (a round in which the agents' answer distributions converged, JS falling by more than δ, while their evidence overlap fell too); the <b>RCA judge</b> reads each agent's reasoning against its answer and may call a change sycophantic. One can fire without the other.</p>`,
     s.finalCorrect === null ? '' : `<p>The final majority answer is <b>${s.finalCorrect ? 'right' : 'wrong'}</b> against the ground truth.</p>`,
     '<h2>Agents</h2>',
     agentsTable(transcript, analysis),
     '<h2>Measures per round</h2>',
     await charts(analysis),
-    roundsTable(analysis),
+    roundsTable(transcript, analysis),
+    '<h2>What the agents said</h2>',
+    '<p class="muted">Each turn opens to its answer, confidence, reasoning, claims and references.</p>',
+    turnsHtml(transcript, analysis.measures.rounds),
+    '<h2>Influence across the whole debate</h2>',
+    legend(),
+    figure(await dotToSvg(wholeDebateDot(transcript, analysis.graph, firstAndFinal(analysis))), 'All rounds'),
     '<h2>Debate graph per round</h2>',
-    `<p>${(Object.keys(STANCE_COLORS) as (keyof typeof STANCE_COLORS)[]).map((stance) => `<span class="tag" style="background:#fff;border:1px solid ${STANCE_COLORS[stance]};color:${STANCE_COLORS[stance]}">${stance}</span>`).join(' ')} <span class="muted">Dashed grey: an agent's own claim. Dotted box: a claim from an earlier round.</span></p>`,
+    legend(' Dashed grey: an agent\'s own claim. Dotted box: a claim from an earlier round.'),
     ...(await Promise.all(transcript.rounds.map(async (round) => figure(await roundGraphSvg(transcript, analysis.graph, round.round), `Round ${round.round}`)))),
     '<h2>Ignored claims</h2>',
     ignored(analysis),
@@ -42,13 +54,27 @@ export async function debateHtml(input: unknown): Promise<string> {
   return page({ title: transcript.question, kind: 'Debate', body });
 }
 
+function legend(note = ''): string {
+  const stances = (Object.keys(STANCE_COLORS) as (keyof typeof STANCE_COLORS)[]).map((stance) => `<span class="tag" style="background:#fff;border:1px solid ${STANCE_COLORS[stance]};color:${STANCE_COLORS[stance]}">${stance}</span>`);
+  return `<p>${stances.join(' ')}${note ? ` <span class="muted">${esc(note.trim())}</span>` : ''}</p>`;
+}
+
+function firstAndFinal(analysis: DebateAnalysis): Map<string, { first: string | null; final: string | null }> {
+  return new Map(analysis.measures.agents.map((a) => [a.agentId, { first: a.firstAnswer === null ? null : answerText(a.firstAnswer), final: a.finalAnswer === null ? null : answerText(a.finalAnswer) }]));
+}
+
+/** A round without one valid turn has no agreement, entropy, JS or overlap: a gap, not a 0. */
+function measured<T>(round: RoundMeasures, value: T): T | null {
+  return round.validAgents === 0 ? null : value;
+}
+
 function agentsTable(transcript: DebateTranscript, analysis: DebateAnalysis): string {
   const byId = new Map(analysis.measures.agents.map((a) => [a.agentId, a]));
   return table(
     ['agent', 'model', 'role', 'first answer', 'final answer', 'changes', 'in', 'out', 'conformity', 'obstinacy'],
     transcript.agents.map((agent) => {
       const m = byId.get(agent.id);
-      return [{ html: `<b>${esc(agent.label)}</b> <span class="muted" style="white-space:nowrap">${esc(agent.id)}</span>` }, agent.model, agent.role ?? agent.persona ?? null, m?.firstAnswer, m?.finalAnswer, m?.changes, m?.inDegree, m?.outDegree, fmt(m?.conformity, 2), fmt(m?.obstinacy, 2)];
+      return [{ html: `<b>${esc(agent.label)}</b> <span class="muted" style="white-space:nowrap">${esc(agent.id)}</span>` }, agent.model, agent.role ?? agent.persona ?? null, m ? answerText(m.firstAnswer) : null, m ? answerText(m.finalAnswer) : null, m?.changes, m?.inDegree, m?.outDegree, fmt(m?.conformity, 2), fmt(m?.obstinacy, 2)];
     }),
     [5, 6, 7, 8, 9],
   );
@@ -56,7 +82,7 @@ function agentsTable(transcript: DebateTranscript, analysis: DebateAnalysis): st
 
 async function charts(analysis: DebateAnalysis): Promise<string> {
   const rounds = analysis.measures.rounds;
-  const series = (name: string, pick: (r: (typeof rounds)[number]) => number | null): SeriesPoint[] => rounds.map((r) => ({ x: r.round, y: pick(r), series: name }));
+  const series = (name: string, pick: (r: (typeof rounds)[number]) => number | null): SeriesPoint[] => rounds.map((r) => ({ x: r.round, y: measured(r, pick(r)), series: name }));
   const hasBeta = rounds.some((r) => r.beta !== null);
   const hasRho = rounds.some((r) => r.rhoBar !== null);
   const specs: Promise<string>[] = [
@@ -74,13 +100,17 @@ async function charts(analysis: DebateAnalysis): Promise<string> {
   return `<div class="charts">${svgs.map((svg) => figure(svg)).join('')}</div>${note}`;
 }
 
-function roundsTable(analysis: DebateAnalysis): string {
+function roundsTable(transcript: DebateTranscript, analysis: DebateAnalysis): string {
+  const rcaSycophantic = (round: number): Cell => {
+    const rca = transcript.rounds.find((r) => r.round === round)?.rca;
+    return rca ? rca.verdicts.filter((v) => v.verdict === 'INCONSISTENT_SYCOPHANTIC').length : null;
+  };
   return table(
-    ['round', 'valid', 'majority', 'agreement', 'H(votes)', 'JS', 'ΔJS', 'overlap', 'sycophancy', 'collapse', 'rebuttals', 'refs (unresolved)', 'beta'],
+    ['round', 'valid', 'majority', 'agreement', 'H(votes)', 'JS', 'ΔJS', 'overlap', 's_t', 'RCA sycophantic', 'collapse', 'rebuttals', 'refs (unresolved)', 'beta'],
     analysis.measures.rounds.map((r) => [
-      r.round, `${r.validAgents}${r.formatFailures + r.callFailures ? ` (${r.formatFailures + r.callFailures} failed)` : ''}`, r.majorityAnswer, fmt(r.agreement, 2), fmt(r.voteEntropy), fmt(r.js), fmt(r.deltaJs), fmt(r.overlap), r.sycophancy === null ? null : String(r.sycophancy), r.collapse ? 'yes' : 'no', fmt(r.rebuttalDensity, 2), `${r.references} (${r.unresolvedReferences})`, fmt(r.beta),
+      r.round, `${r.validAgents}${r.formatFailures + r.callFailures ? ` (${r.formatFailures + r.callFailures} failed)` : ''}`, majorityText(r), fmt(measured(r, r.agreement), 2), fmt(measured(r, r.voteEntropy)), fmt(measured(r, r.js)), fmt(r.deltaJs), fmt(measured(r, r.overlap)), r.sycophancy === null ? null : String(r.sycophancy), rcaSycophantic(r.round), r.collapse ? 'yes' : 'no', fmt(measured(r, r.rebuttalDensity), 2), `${num(r.references)} (${num(r.unresolvedReferences)})`, fmt(r.beta),
     ]),
-    [0, 3, 4, 5, 6, 7, 10],
+    [0, 3, 4, 5, 6, 7, 9, 11],
   );
 }
 

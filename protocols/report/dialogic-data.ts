@@ -63,3 +63,38 @@ export function revisionText(value: unknown): string {
   }
   return value;
 }
+
+/** What the proposer answered to a revision (from the run's audit log: the run file keeps only the responder's revision). */
+export interface ProposerAnswer {
+  decision: string;
+  reason: string;
+  counterRevision: string;
+}
+
+/**
+ * The proposer's answers of each term, by exchange: the term's proposal id comes from the baseline
+ * (final list and index), the answers from the `proposer_reply` records of the audit log.
+ */
+export function proposerAnswers(view: DialogicView, audit: readonly { type: string; [key: string]: unknown }[] = []): Map<LooseTerm, Map<number, ProposerAnswer>> {
+  const out = new Map<LooseTerm, Map<number, ProposerAnswer>>();
+  const proposals = view.baseline?.proposals ?? [];
+  const replies = audit.filter((r) => r.type === 'proposer_reply' && typeof r.term_id === 'string');
+  if (!proposals.length || !replies.length) return out;
+  for (const proposal of proposals) {
+    const id = (proposal as { id?: unknown }).id;
+    const list = proposal.final_list === 'dropped_terms' ? view.run.dropped_terms : view.run.submitted_terms;
+    const term = proposal.final_index === undefined ? undefined : list[proposal.final_index];
+    if (typeof id !== 'string' || !term) continue;
+    const byExchange = new Map<number, ProposerAnswer>();
+    for (const reply of replies.filter((r) => r.term_id === id)) {
+      const revision = reply.counter_revision as { term?: unknown; definition?: unknown } | null | undefined;
+      byExchange.set(Number(reply.exchange), {
+        decision: String(reply.decision ?? ''),
+        reason: typeof reply.reason === 'string' ? reply.reason : '',
+        counterRevision: revision && typeof revision === 'object' ? revisionText(JSON.stringify(revision)) : '',
+      });
+    }
+    if (byExchange.size) out.set(term, byExchange);
+  }
+  return out;
+}

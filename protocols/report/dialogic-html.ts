@@ -1,12 +1,12 @@
 import { normaliseAction } from '../dialogic/read-run.js';
 import { barChart, type BarDatum } from './charts.js';
-import { baselineColumns, dialogicView, revisionText, type DialogicView } from './dialogic-data.js';
+import { baselineColumns, dialogicView, proposerAnswers, revisionText, type DialogicView, type ProposerAnswer } from './dialogic-data.js';
 import { cards, esc, figure, fmt, header, page, pct, table, tag } from './html.js';
 
 const OUTCOME_COLORS = { submitted: '#1e7b4a', dropped: '#a33a3a' };
 const CYCLE_COLORS = { kept: '#1e7b4a', refined: '#b8860b', dropped: '#a33a3a' };
 
-export async function dialogicHtml(runInput: unknown, baselineInput?: unknown): Promise<string> {
+export async function dialogicHtml(runInput: unknown, baselineInput?: unknown, audit: readonly { type: string; [key: string]: unknown }[] = []): Promise<string> {
   const view = dialogicView(runInput, baselineInput);
   const m = view.measures;
   const title = `${m.models.model_a} (${m.personas.model_a}) and ${m.models.model_b} (${m.personas.model_b})`;
@@ -34,7 +34,7 @@ export async function dialogicHtml(runInput: unknown, baselineInput?: unknown): 
     '<h2>Cycles</h2>',
     await cycles(view),
     '<h2>Negotiation history of each term</h2>',
-    histories(view),
+    histories(view, audit),
   ].join('\n');
   return page({ title, kind: 'Dialogic', body });
 }
@@ -101,13 +101,22 @@ async function cycles(view: DialogicView): Promise<string> {
   ].join('\n');
 }
 
-function histories(view: DialogicView): string {
-  return view.terms
+function answerCell(answer: ProposerAnswer | undefined): { html: string } | null {
+  if (!answer) return null;
+  const revision = answer.counterRevision ? `<br><b>counter-revision:</b> ${esc(answer.counterRevision)}` : '';
+  return { html: `${tag(answer.decision, answer.decision === 'counter_revise' ? 'counter_revised' : answer.decision === 'accept' ? 'accepted' : 'dropped').html} ${esc(answer.reason)}${revision}` };
+}
+
+function histories(view: DialogicView, audit: readonly { type: string; [key: string]: unknown }[]): string {
+  const answers = proposerAnswers(view, audit);
+  const note = answers.size ? '' : '<p class="muted">No audit log was found beside this run: the proposer\'s answers to revisions (and its counter-revisions) are not shown.</p>';
+  return note + view.terms
     .map(({ term, list }) => {
       const meta = term.generation_metadata;
       const history = meta.negotiation_history;
+      const own = answers.get(term);
       const summary = `${esc(term.term)} ${tag(list, list).html} <span class="muted">cycle ${esc(meta.cycle_introduced ?? '?')} · ${esc(meta.proposed_by)} · ${esc(meta.persona)} · ${history.length} exchange(s)</span>`;
-      const rows = history.map((h) => [
+      const rows = history.map((h, i) => [
         h.cycle ?? null,
         h.presented_by ?? null,
         h.response_by ?? null,
@@ -115,8 +124,10 @@ function histories(view: DialogicView): string {
         h.outcome ? tag(h.outcome) : null,
         h.reason ?? null,
         revisionText(h.proposed_revision) || null,
+        answerCell(own?.get(i + 1)),
       ]);
-      const inner = `<p>${esc(term.definition)}</p>${rows.length ? table(['cycle', 'presented by', 'response by', 'action', 'outcome', 'reason', 'revision'], rows, [0]) : '<p class="muted">no exchanges</p>'}`;
+      const headers = ['cycle', 'presented by', 'response by', 'action', 'outcome', 'reason', "responder's revision", "proposer's answer"];
+      const inner = `<p>${esc(term.definition)}</p>${rows.length ? table(headers, rows, [0]) : '<p class="muted">no exchanges</p>'}`;
       return `<details><summary>${summary}</summary>${inner}</details>`;
     })
     .join('\n');

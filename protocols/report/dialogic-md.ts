@@ -1,11 +1,13 @@
 import { renderMeasures } from '../dialogic/analyze.js';
-import { baselineColumns, dialogicView } from './dialogic-data.js';
+import { baselineColumns, dialogicView, proposerAnswers } from './dialogic-data.js';
 import { mdSection, mdTable, mdText } from '../markdown.js';
 
 const pct = (value: number | null): string => (value === null ? '–' : `${(value * 100).toFixed(1)}%`);
 
-export function dialogicMarkdown(runInput: unknown, baselineInput?: unknown): string {
+export function dialogicMarkdown(runInput: unknown, baselineInput?: unknown, audit: readonly { type: string; [key: string]: unknown }[] = []): string {
   const view = dialogicView(runInput, baselineInput);
+  const answers = proposerAnswers(view, audit);
+  const counters = [...answers].flatMap(([term, byExchange]) => [...byExchange].filter(([, a]) => a.counterRevision).map(([exchange, a]) => [mdText(term.term, 80), exchange, mdText(a.reason, 200), mdText(a.counterRevision, 300)]));
   const m = view.measures;
   const { columns, fromBaseline } = baselineColumns(view);
   const survivalRows = (label: string, groups: typeof m.by_proposer) => Object.entries(groups).map(([who, s]) => [label, mdText(who), s.proposed, s.submitted, s.dropped, pct(s.survival_rate)]);
@@ -29,5 +31,6 @@ export function dialogicMarkdown(runInput: unknown, baselineInput?: unknown): st
         }),
       ),
     ),
-  ].join('\n');
+    counters.length ? mdSection("Proposers' counter-revisions", mdTable(['term', 'exchange', 'reason', 'counter-revision'], counters)) : '',
+  ].filter(Boolean).join('\n');
 }

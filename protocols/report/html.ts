@@ -36,6 +36,11 @@ p, li { overflow-wrap: anywhere; }
 table { border-collapse: collapse; width: 100%; margin: 8px 0 16px; font-size: 14px; }
 th, td { text-align: left; vertical-align: top; padding: 6px 10px; border-bottom: 1px solid var(--line); overflow-wrap: break-word; }
 th { background: var(--panel); font-weight: 600; font-size: 13px; color: var(--muted); white-space: nowrap; }
+.wide { overflow-x: auto; max-width: 100%; }
+table.compare { table-layout: fixed; font-size: 13px; }
+table.compare th { white-space: normal; overflow-wrap: anywhere; }
+table.compare th:first-child, table.compare td:first-child { width: 190px; }
+table.compare td.num { white-space: normal; }
 td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
 .tag { display: inline-block; font-size: 12px; padding: 1px 8px; border-radius: 10px; background: #e8edf5; color: #34405a; white-space: nowrap; }
 .tag.agreed, .tag.KEEP, .tag.accepted, .tag.support, .tag.CONSISTENT { background: #dff3e7; color: var(--agree); }
@@ -53,6 +58,11 @@ td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; white-sp
 .charts { display: grid; grid-template-columns: repeat(auto-fill, minmax(330px, 1fr)); gap: 10px 24px; align-items: start; }
 details { border: 1px solid var(--line); border-radius: 6px; padding: 6px 12px; margin: 6px 0; }
 details summary { cursor: pointer; font-weight: 600; }
+details.turn { font-size: 14px; }
+details.turn summary { font-weight: 500; }
+details.turn dl { display: grid; grid-template-columns: max-content 1fr; gap: 4px 14px; margin: 8px 0; }
+details.turn dt { color: var(--muted); }
+details.turn dd { margin: 0; overflow-wrap: anywhere; white-space: pre-wrap; }
 blockquote { margin: 8px 0; padding: 8px 14px; background: var(--panel); border-left: 4px solid var(--accent); white-space: pre-wrap; overflow-wrap: anywhere; }
 .recommendation p { white-space: pre-line; }
 .warn { background: #fff4e0; border: 1px solid #f0c36d; padding: 8px 12px; border-radius: 6px; }
@@ -94,19 +104,19 @@ export function header(kind: string, title: string, meta: [string, unknown][]): 
 }
 
 export function cards(items: [string, unknown][]): string {
-  return `<div class="cards">${items.map(([label, value]) => `<div class="card"><div class="v">${esc(value)}</div><div class="l">${esc(label)}</div></div>`).join('')}</div>`;
+  return `<div class="cards">${items.map(([label, value]) => `<div class="card"><div class="v">${esc(typeof value === 'number' ? num(value) : value)}</div><div class="l">${esc(label)}</div></div>`).join('')}</div>`;
 }
 
 export type Cell = string | number | null | undefined | { html: string };
 
-const cellHtml = (cell: Cell): string => (cell !== null && typeof cell === 'object' ? cell.html : esc(cell ?? '–'));
+const cellHtml = (cell: Cell): string => (cell !== null && typeof cell === 'object' ? cell.html : typeof cell === 'number' ? num(cell) : esc(cell ?? '–'));
 
-/** A table; numeric columns (by index) are right-aligned. Cells are escaped unless given as {html}. */
-export function table(headers: string[], rows: Cell[][], numeric: number[] = []): string {
+/** A table; numeric columns (by index) are right-aligned. Cells are escaped unless given as {html}; numbers get thousands separators. */
+export function table(headers: string[], rows: Cell[][], numeric: number[] = [], className?: string): string {
   const cls = (index: number) => (numeric.includes(index) ? ' class="num"' : '');
   const head = headers.map((h, i) => `<th${cls(i)}>${esc(h)}</th>`).join('');
   const body = rows.map((row) => `<tr>${row.map((cell, i) => `<td${cls(i)}>${cellHtml(cell)}</td>`).join('')}</tr>`).join('\n');
-  return `<table><thead><tr>${head}</tr></thead><tbody>\n${body}\n</tbody></table>`;
+  return `<table${className ? ` class="${esc(className)}"` : ''}><thead><tr>${head}</tr></thead><tbody>\n${body}\n</tbody></table>`;
 }
 
 /** A small coloured label; the class is restricted to a safe token. */
@@ -119,5 +129,11 @@ export function figure(svg: string, caption?: string): string {
   return `<div class="figure">${caption ? `<h3>${esc(caption)}</h3>` : ''}${svg}</div>`;
 }
 
-export const fmt = (value: number | null | undefined, digits = 3): string => (value === null || value === undefined || Number.isNaN(value) ? '–' : Number(value.toFixed(digits)).toString());
-export const pct = (value: number | null | undefined): string => (value === null || value === undefined ? '–' : `${(value * 100).toFixed(1)}%`);
+const missing = (value: number | null | undefined): value is null | undefined => value === null || value === undefined || !Number.isFinite(value);
+const formats = new Map<number, Intl.NumberFormat>();
+const formatter = (digits: number) => formats.get(digits) ?? formats.set(digits, new Intl.NumberFormat('en-US', { maximumFractionDigits: digits })).get(digits)!;
+
+/** A number with thousands separators (12,345.5); a missing value is a dash, never 0. */
+export const fmt = (value: number | null | undefined, digits = 3): string => (missing(value) ? '–' : formatter(digits).format(Number(value.toFixed(digits)) || 0));
+export const num = (value: number | null | undefined): string => fmt(value, 6);
+export const pct = (value: number | null | undefined): string => (missing(value) ? '–' : `${(value * 100).toFixed(1)}%`);

@@ -116,14 +116,15 @@ describe('reports in real headless Chromium', () => {
     const loaded = await open('debate');
     expect(loaded.problems).toEqual([]);
     await expectInert(loaded.page);
+    // The whole debate's influence graph first, then one per round.
     const graphs = loaded.page.locator('svg:has(g.graph)');
-    expect(await graphs.count()).toBe(2);
+    expect(await graphs.count()).toBe(3);
     for (const graph of await graphs.all()) {
       expect(await graph.locator('g.node').count()).toBeGreaterThanOrEqual(4);
       const box = await graph.boundingBox();
       expect(box!.width * box!.height).toBeGreaterThan(200 * 200);
     }
-    const roundTwo = graphs.nth(1);
+    const roundTwo = graphs.nth(2);
     expect(await roundTwo.locator('g.edge path[stroke="#c0392b"]').count()).toBe(2);
     expect(await roundTwo.locator('g.edge path[stroke="#d68910"]').count()).toBe(2);
     await expectCharts(loaded.page, 6);

@@ -81,7 +81,8 @@ describe('reports of each protocol', () => {
   it('debate: a graph per round, per-round charts, ignored claims, CRIT and RCA', async () => {
     const html = await reportHtml(sources.debate!);
     expect(html.match(/<svg[^>]*class="marks"/g)?.length).toBe(6);
-    expect(html.match(/<g id="graph0" class="graph"/g)?.length).toBe(2);
+    // The whole debate's influence graph, then one per round.
+    expect(html.match(/<g id="graph0" class="graph"/g)?.length).toBe(3);
     for (const text of ['Round 1', 'Round 2', 'R1-A2-c2', 'Docs are missing.', 'INCONSISTENT_SYCOPHANTIC', 'premature_certainty', 'Beta and CRIT rho']) expect(html).toContain(text);
     const md = reportMarkdown(sources.debate!);
     expect(md).toContain('round 2: Agent 1 **rebut** Agent 2');
