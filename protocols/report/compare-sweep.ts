@@ -11,7 +11,8 @@ export function meanText(cell: SweepCell, measure: string): string {
   const mean = cell.means[measure] ?? null;
   if (mean === null) return '–';
   const ci = cell.ci95[measure];
-  return ci ? `${fmt(mean, digits)} [${fmt(ci[0], digits)}, ${fmt(ci[1], digits)}]` : fmt(mean, digits);
+  // An interval of no width (one run, or runs that agree) says nothing the mean does not.
+  return ci && ci[0] !== ci[1] ? `${fmt(mean, digits)} [${fmt(ci[0], digits)}, ${fmt(ci[1], digits)}]` : fmt(mean, digits);
 }
 
 const title = (sweep: SweepTable) => `Sweep${sweep.name ? `: ${sweep.name}` : ''}${sweep.protocol ? ` (${sweep.protocol})` : ''}`;
