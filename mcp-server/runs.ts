@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { Backend } from '../wrapper/backend.js';
 import type { RunAnalysis, RunProgress, RunProtocol } from '../protocols/run-protocol.js';
-import { openPrivateAuditLog, tightenDir } from '../state/private-files.js';
+import { tightenDir } from '../state/private-files.js';
 import { readJsonFile } from '../state/json-text.js';
 import { assertSafeId, runDir, runsDir } from '../state/paths.js';
 import type { JobManager } from './jobs.js';
@@ -63,6 +63,10 @@ export class RunManager {
     const runId = requestedId ? assertSafeId(requestedId, 'runId') : newRunId(protocolName, this.clock());
     const dir = runDir(this.deps.home, runId);
     await tightenDir(dir);
+    // Loaded here, not at the top: the server's cold start stays free of protocol code.
+    const { lockRunFolder, runInFolder } = await import('../protocols/run-in-folder.js');
+    // Taken before answering, so a run another process is running is refused, not failed.
+    const lock = await lockRunFolder(dir);
     const now = this.clock().toISOString();
     meta = {
       runId,
@@ -74,12 +78,11 @@ export class RunManager {
       progress: { done: 0, message: meta ? 'resuming' : 'starting' },
       files: runFiles(dir),
     };
-    await this.writeMeta(meta);
     const started = meta;
     // Meta writes go through one chain so a late progress write never overwrites the final status.
     let writes: Promise<void> = Promise.resolve();
     const queueMeta = (next: RunMeta): Promise<void> => (writes = writes.then(() => this.writeMeta(next)).catch(() => undefined));
-    this.deps.jobs.start(runId, protocolName, async (signal, progress) => {
+    const work = async (signal: AbortSignal, progress: (update: RunProgress) => void): Promise<unknown> => {
       let lastWrite = 0;
       const track = (update: RunProgress): void => {
         progress(update);
@@ -89,24 +92,32 @@ export class RunManager {
           void queueMeta({ ...started, progress: update, updatedAt: this.clock().toISOString() });
         }
       };
-      try {
-        const output = await protocol.run(parsed.data, {
-          runId,
-          dir,
-          audit: await openPrivateAuditLog(started.files.audit),
-          backendFor: (spec) => this.deps.backendFor(spec),
-          signal,
-          progress: track,
-          now: this.clock,
-        });
-        await writeJsonFileAtomic(started.files.output, output);
-        await queueMeta(this.finished(started, signal.aborted ? 'canceled' : 'succeeded'));
-        return output;
-      } catch (error) {
+      const outcome = await runInFolder({
+        dir,
+        outPath: started.files.output,
+        runId,
+        run: (ctx) => protocol.run(parsed.data, ctx),
+        backendFor: (spec) => this.deps.backendFor(spec),
+        signal,
+        onProgress: track,
+        now: this.clock,
+        lock,
+      });
+      if (!outcome.ok) {
+        const error = outcome.error;
         await queueMeta(this.finished(started, signal.aborted ? 'canceled' : 'failed', error instanceof Error ? error.message : String(error)));
         throw error;
       }
-    });
+      await queueMeta(this.finished(started, signal.aborted ? 'canceled' : 'succeeded'));
+      return outcome.result;
+    };
+    try {
+      await this.writeMeta(started);
+      this.deps.jobs.start(runId, protocolName, work);
+    } catch (error) {
+      await lock.release();
+      throw error;
+    }
     return started;
   }
 

@@ -3,10 +3,11 @@ import type { Backend } from '../wrapper/backend.js';
 import type { AuditLog } from '../state/audit-log.js';
 
 /**
- * A protocol the server runs by itself (dialogic, debate). The run manager owns ids, files,
- * cancellation and progress; a protocol owns its rules and its output. `run` must be resumable:
- * when `audit` already holds records from an interrupted attempt, completed model calls are
- * replayed from it instead of being sent again.
+ * A protocol the server runs by itself (dialogic, debate). runInFolder (run-in-folder.ts) owns the
+ * run folder, its lock, the audit log, the output file and the spend, for the server, the CLI and
+ * sweeps; the run manager owns ids, cancellation and progress; a protocol owns its rules and its
+ * output. `run` must be resumable: when `audit` already holds records from an interrupted attempt,
+ * completed model calls are replayed from it (protocols/recorded-call.ts) instead of being sent again.
  */
 export interface RunProtocol<Config, Output> {
   readonly name: 'dialogic' | 'debate';

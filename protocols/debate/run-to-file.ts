@@ -1,12 +1,10 @@
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { resumableRunFolderFor } from '../run-folder.js';
+import { runInFolder, type RunInFolderOptions } from '../run-in-folder.js';
 import type { DebateConfig, DebateConfigInput, DebateTranscript } from '../../schemas/debate.js';
-import { makePrivateDir, openPrivateAuditLog } from '../../state/private-files.js';
 import type { Backend } from '../../wrapper/backend.js';
-import { createBackend } from '../../wrapper/model-spec.js';
 import type { RunProgress } from '../run-protocol.js';
 import { runDebate } from './run.js';
-import { writeJsonFileAtomic } from '../../state/atomic-write.js';
 
 export interface RunDebateToFileOptions {
   outPath: string;
@@ -18,36 +16,23 @@ export interface RunDebateToFileOptions {
   onProgress?: (update: RunProgress) => void;
 }
 
+/** A debate as runInFolder takes it: the transcript is saved after every round too. */
+export function debateInFolder(
+  config: DebateConfigInput | DebateConfig,
+  paths: { outPath: string; dir?: string; runId?: string },
+): Pick<RunInFolderOptions<DebateTranscript>, 'dir' | 'outPath' | 'runId' | 'run'> {
+  return {
+    dir: resolve(paths.dir ?? resumableRunFolderFor(paths.outPath)),
+    outPath: paths.outPath,
+    runId: paths.runId ?? 'debate',
+    run: (ctx, save) => runDebate(config, ctx, { onRound: save }),
+  };
+}
 
-/** Runs a debate outside the MCP server (CLI, tests, benchmarks); the transcript is saved after every round. */
+/** Runs a debate outside the MCP server (CLI, tests, benchmarks) through runInFolder. */
 export async function runDebateToFile(config: DebateConfigInput | DebateConfig, options: RunDebateToFileOptions): Promise<DebateTranscript> {
-  const outPath = resolve(options.outPath);
-  const dir = resolve(options.dir ?? resumableRunFolderFor(outPath));
-  await makePrivateDir(dir);
-  const backends = new Map<string, Backend>();
-  const backendFor =
-    options.backendFor ??
-    ((spec: string) => {
-      const existing = backends.get(spec);
-      if (existing) return existing;
-      const created = createBackend(spec);
-      backends.set(spec, created);
-      return created;
-    });
-  const save = (transcript: DebateTranscript) => writeJsonFileAtomic(outPath, transcript);
-  const transcript = await runDebate(
-    config,
-    {
-      runId: options.runId ?? 'debate',
-      dir,
-      audit: await openPrivateAuditLog(join(dir, 'audit.jsonl')),
-      backendFor,
-      signal: options.signal ?? new AbortController().signal,
-      progress: options.onProgress ?? (() => {}),
-      now: () => new Date(),
-    },
-    { onRound: save },
-  );
-  await save(transcript);
-  return transcript;
+  const { outPath, dir, runId, ...rest } = options;
+  const outcome = await runInFolder({ ...debateInFolder(config, { outPath, ...(dir !== undefined && { dir }), ...(runId !== undefined && { runId }) }), ...rest });
+  if (!outcome.ok) throw outcome.error;
+  return outcome.result;
 }

@@ -19,7 +19,7 @@ import { CritReply, RcaReply, critPrompt, critScores, rcaPrompt, rcaVerdicts } f
 import { readTurn, type AnswerKind, type KnownClaim, type ParsedReply } from './parse-turn.js';
 import { pidStabilityCheck, pidStep, toneFor, type PidState, type Tone } from './pid.js';
 import { roundPrompt, systemPrompt } from './prompts.js';
-import { recordedCall, replayableCalls, type CallOutcome } from './recorded-call.js';
+import { recordedCall, replayableCalls, type CallOutcome } from '../recorded-call.js';
 import { measureRounds } from './round-measures.js';
 import { assertModelSpecs } from '../model-specs.js';
 import { UserFacingError } from '../../schemas/user-facing-error.js';

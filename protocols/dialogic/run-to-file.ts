@@ -1,12 +1,10 @@
-import { basename, join, resolve } from 'node:path';
+import { basename, resolve } from 'node:path';
 import { runFolderFor } from '../run-folder.js';
-import { makePrivateDir, openPrivateAuditLog } from '../../state/private-files.js';
+import { runInFolder, type RunInFolderOptions } from '../run-in-folder.js';
 import type { Backend } from '../../wrapper/backend.js';
-import { createBackend } from '../../wrapper/model-spec.js';
 import type { RunProgress } from '../run-protocol.js';
 import type { DialogicConfig, DialogicConfigInput } from '../../schemas/dialogic.js';
 import { runDialogic, type DialogicRunOutput } from './run.js';
-import { writeJsonFileAtomic } from '../../state/atomic-write.js';
 
 export interface RunToFileOptions {
   /** Where the seed-format run JSON goes. */
@@ -19,34 +17,28 @@ export interface RunToFileOptions {
   now?: () => Date;
 }
 
+/** A dialogic run as runInFolder takes it: the output file is the seed-format run JSON. */
+export function dialogicInFolder(
+  config: DialogicConfigInput | DialogicConfig,
+  paths: { outPath: string; dir?: string },
+): Pick<RunInFolderOptions<DialogicRunOutput>, 'dir' | 'outPath' | 'runId' | 'run' | 'output'> {
+  const dir = resolve(paths.dir ?? runFolderFor(paths.outPath));
+  return {
+    dir,
+    outPath: paths.outPath,
+    runId: basename(dir).replace(/[^A-Za-z0-9_-]/g, '-'),
+    run: (ctx) => runDialogic(config, ctx),
+    output: (output) => output.run,
+  };
+}
+
 /**
- * Runs the protocol outside the MCP server (CLI, tests): sets up the run folder and its audit
- * log itself. Calling it again with the same paths after a crash resumes the run from the log.
+ * Runs the protocol outside the MCP server (CLI, tests) through runInFolder. Calling it again
+ * with the same paths after a crash resumes the run from the log.
  */
 export async function runDialogicToFile(config: DialogicConfigInput | DialogicConfig, options: RunToFileOptions): Promise<DialogicRunOutput> {
-  const outPath = resolve(options.outPath);
-  const dir = resolve(options.dir ?? runFolderFor(outPath));
-  await makePrivateDir(dir);
-  const backends = new Map<string, Backend>();
-  const backendFor =
-    options.backendFor ??
-    ((spec: string) => {
-      let backend = backends.get(spec);
-      if (!backend) {
-        backend = createBackend(spec);
-        backends.set(spec, backend);
-      }
-      return backend;
-    });
-  const output = await runDialogic(config, {
-    runId: basename(dir).replace(/[^A-Za-z0-9_-]/g, '-'),
-    dir,
-    audit: await openPrivateAuditLog(join(dir, 'audit.jsonl')),
-    backendFor,
-    signal: options.signal ?? new AbortController().signal,
-    progress: options.onProgress ?? (() => undefined),
-    now: options.now ?? (() => new Date()),
-  });
-  await writeJsonFileAtomic(outPath, output.run);
-  return output;
+  const { outPath, dir, ...rest } = options;
+  const outcome = await runInFolder({ ...dialogicInFolder(config, { outPath, ...(dir !== undefined && { dir }) }), ...rest });
+  if (!outcome.ok) throw outcome.error;
+  return outcome.result;
 }

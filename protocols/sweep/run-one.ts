@@ -1,14 +1,14 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { runDebateToFile } from '../debate/run-to-file.js';
-import { runDialogicToFile } from '../dialogic/run-to-file.js';
+import { debateInFolder } from '../debate/run-to-file.js';
+import { dialogicInFolder } from '../dialogic/run-to-file.js';
+import { runInFolder, type RunInFolderOptions } from '../run-in-folder.js';
 import type { RunProgress } from '../run-protocol.js';
 import type { DebateConfigInput } from '../../schemas/debate.js';
 import type { DialogicConfigInput } from '../../schemas/dialogic.js';
 import { SweepRunResult, type PriceTable, type SweepRunPlan } from '../../schemas/sweep.js';
-import { openAuditLog } from '../../state/audit-log.js';
 import type { Backend } from '../../wrapper/backend.js';
-import { spendFromAudit } from './spend.js';
+import { spendOf, type Spend } from './spend.js';
 import { writeJsonFileAtomic } from '../../state/atomic-write.js';
 
 /** Where a run's files go inside a sweep folder. */
@@ -48,15 +48,28 @@ export async function runOne(plan: SweepRunPlan, options: RunOneOptions): Promis
   const previous = await readRunResult(options.sweepDir, plan.id);
   const startedAt = now().toISOString();
   let error: string | undefined;
+  let spend: Spend;
   try {
-    const common = { outPath: files.output, dir: files.dir, backendFor: options.backendFor, signal: options.signal, ...(options.onProgress && { onProgress: options.onProgress }) };
-    if (plan.protocol === 'dialogic') await runDialogicToFile(plan.config as DialogicConfigInput, { ...common, now });
-    else await runDebateToFile(plan.config as DebateConfigInput, { ...common, runId: plan.id });
+    const paths = { outPath: files.output, dir: files.dir };
+    const protocolRun: Pick<RunInFolderOptions<unknown>, 'dir' | 'outPath' | 'runId' | 'run' | 'output'> =
+      plan.protocol === 'dialogic' ? dialogicInFolder(plan.config as DialogicConfigInput, paths) : debateInFolder(plan.config as DebateConfigInput, { ...paths, runId: plan.id });
+    const outcome = await runInFolder({
+      ...protocolRun,
+      backendFor: options.backendFor,
+      signal: options.signal,
+      prices: options.prices,
+      ...(plan.protocol === 'dialogic' && { now }),
+      ...(options.onProgress && { onProgress: options.onProgress }),
+    });
+    if (!outcome.ok && options.signal.aborted) return undefined;
+    if (!outcome.ok) error = outcome.error instanceof Error ? outcome.error.message : String(outcome.error);
+    spend = outcome.spend;
   } catch (caught) {
+    // The run folder is taken by another process: this attempt spent nothing.
     if (options.signal.aborted) return undefined;
     error = caught instanceof Error ? caught.message : String(caught);
+    spend = spendOf(new Map(), options.prices);
   }
-  const spend = spendFromAudit(await openAuditLog(files.audit).readAll(), options.prices);
   const result: SweepRunResult = {
     kind: 'parley.sweep-run',
     id: plan.id,

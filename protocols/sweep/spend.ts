@@ -1,10 +1,8 @@
-import { Usage, zeroUsage, addUsage } from '../../schemas/common.js';
+import { zeroUsage, addUsage, type Usage } from '../../schemas/common.js';
+import { readModelCall } from '../../schemas/model-call.js';
 import type { BackendSpend, PriceTable } from '../../schemas/sweep.js';
 import type { AuditRecord } from '../../state/audit-log.js';
 import { costOf, priceFor } from './pricing.js';
-
-/** The audit record types that log model calls, with their attempts (dialogic, debate). */
-const CALL_TYPES: ReadonlySet<string> = new Set(['model_call', 'debate.call']);
 
 export interface Spend {
   usage: Usage;
@@ -14,20 +12,21 @@ export interface Spend {
 }
 
 /**
- * What a run spent, read from its audit log: every logged attempt of every call, over all
- * attempts of the run. A call cut off by a crash before its reply was logged is not counted.
+ * What a run spent, read from its audit log: every logged attempt of every model-call record (the
+ * current shape or a legacy one, schemas/model-call.ts), over all attempts of the run. A call cut
+ * off by a crash before its reply was logged is not counted.
  */
 export function spendFromAudit(records: readonly AuditRecord[], prices: PriceTable): Spend {
   const usageBy = new Map<string, { calls: number; usage: Usage }>();
   for (const record of records) {
-    if (!CALL_TYPES.has(record.type) || typeof record.backend !== 'string') continue;
-    const entry = usageBy.get(record.backend) ?? { calls: 0, usage: zeroUsage() };
-    for (const attempt of Array.isArray(record.attempts) ? record.attempts : []) {
-      const usage = Usage.safeParse((attempt as { usage?: unknown }).usage);
+    const call = readModelCall(record);
+    if (!call) continue;
+    const entry = usageBy.get(call.backend) ?? { calls: 0, usage: zeroUsage() };
+    for (const attempt of call.attempts) {
       entry.calls += 1;
-      if (usage.success) entry.usage = addUsage(entry.usage, usage.data);
+      entry.usage = addUsage(entry.usage, attempt.usage);
     }
-    usageBy.set(record.backend, entry);
+    usageBy.set(call.backend, entry);
   }
   return spendOf(usageBy, prices);
 }

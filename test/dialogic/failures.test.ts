@@ -54,7 +54,7 @@ describe('dialogic protocol under faults', () => {
     expect(output.run.submitted_terms.map((t) => t.term)).toContain('K alpha');
     const call = (await auditOf(outPath)).find((r) => r.key === 'c1/negotiate/a1/x1/respond' && r.type === 'model_call');
     const attempts = call?.attempts as { raw: string; error?: string }[];
-    expect(call?.ok).toBe(true);
+    expect(call?.status).toBe('ok');
     expect(attempts).toHaveLength(2);
     expect(attempts[0]?.raw).toBe('I would say KEEP, it fits.');
     expect(attempts[0]?.error).toMatch(/JSON/);
@@ -76,13 +76,13 @@ describe('dialogic protocol under faults', () => {
     expect((failure as DialogicCallError).key).toBe('c1/negotiate/a2/x1/respond');
     expect((failure as Error).message).toMatch(/format failure/);
     const audit = await auditOf(outPath);
-    const failed = audit.find((r) => r.type === 'model_call' && r.ok === false);
+    const failed = audit.find((r) => r.type === 'model_call' && r.status === 'format-failure');
     expect(failed?.key).toBe('c1/negotiate/a2/x1/respond');
     const attempts = failed?.attempts as { raw: string; error?: string }[];
     expect(attempts.map((a) => a.raw)).toEqual([JSON.stringify({ verdict: 'REFINE', reason: 'needs work' }), 'still not JSON']);
     expect(attempts[0]?.error).toMatch(/revision/);
     expect(audit.some((r) => r.type === 'verdict' && r.term_id === 'c1-a2')).toBe(false);
-    const completed = audit.filter((r) => r.type === 'model_call' && r.ok === true).length;
+    const completed = audit.filter((r) => r.type === 'model_call' && r.status === 'ok').length;
     expect(completed).toBe(3);
     const before = w.chat.requests.length;
 
@@ -116,7 +116,7 @@ describe('dialogic protocol under faults', () => {
     const config = { modelA: w.specA, modelB: w.specB, retryBaseMs: 0 };
     await expect(runDialogicToFile(config, { outPath, signal: controller.signal })).rejects.toBeDefined();
     const afterCrash = await auditOf(outPath);
-    const completedKeys = afterCrash.filter((r) => r.type === 'model_call' && r.ok === true).map((r) => r.key);
+    const completedKeys = afterCrash.filter((r) => r.type === 'model_call' && r.status === 'ok').map((r) => r.key);
     expect(completedKeys).toHaveLength(12);
     const before = w.chat.requests.length;
     expect(before).toBe(13);
@@ -125,7 +125,7 @@ describe('dialogic protocol under faults', () => {
     expect(w.chat.requests.length - before).toBe(FULL_RUN_REQUESTS - completedKeys.length);
     expect(output.calls).toEqual({ sent: FULL_RUN_REQUESTS - 12, replayed: 12 });
     const audit = await auditOf(outPath);
-    const okKeys = audit.filter((r) => r.type === 'model_call' && r.ok === true).map((r) => r.key);
+    const okKeys = audit.filter((r) => r.type === 'model_call' && r.status === 'ok').map((r) => r.key);
     expect(okKeys).toHaveLength(FULL_RUN_REQUESTS);
     expect(new Set(okKeys).size).toBe(FULL_RUN_REQUESTS);
     expect(audit.filter((r) => r.type === 'run_resumed')).toHaveLength(1);

@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { DialogicBaseline, DialogicRun } from '../../schemas/dialogic.js';
 import { runDialogicToFile } from '../../protocols/dialogic/index.js';
 import { parseAuditLines } from '../../state/audit-log.js';
+import { ModelCallRecord } from '../../schemas/model-call.js';
 import { startWorld, type World, type WorldScript } from './world.js';
 import { PHENOMENAI_RUN } from '../interop.js';
 
@@ -81,7 +82,8 @@ describe('dialogic protocol against a scripted OpenAI-compatible server', () => 
     const audit = parseAuditLines(await readFile(output.files.audit, 'utf8'));
     const calls = audit.filter((r) => r.type === 'model_call');
     expect(calls).toHaveLength(28);
-    expect(calls.every((r) => r.ok === true && typeof r.prompt === 'string' && Array.isArray(r.attempts))).toBe(true);
+    // The one model-call record shape (schemas/model-call.ts), with the dialogic extras.
+    for (const call of calls) expect(ModelCallRecord.parse(call)).toMatchObject({ status: 'ok', slot: expect.stringMatching(/^model_[ab]$/), system: expect.any(String) });
     expect(new Set(calls.map((r) => r.key)).size).toBe(28);
     expect(audit.filter((r) => r.type === 'exhaustion_signal').map((r) => r.statement)).toEqual(
       expect.arrayContaining(['What lies beyond: the substrate itself.', 'Beyond my reach: what precedes the first token.']),

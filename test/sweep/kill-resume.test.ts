@@ -26,7 +26,7 @@ function startCli(args: string[]) {
 /** The ok call records of a run's audit log: the steps it finished. */
 async function finishedCalls(dir: string, id: string): Promise<AuditRecord[]> {
   const records = await openAuditLog(runFiles(dir, id).audit).readAll();
-  return records.filter((record) => (record.type === 'model_call' && record.ok === true) || (record.type === 'debate.call' && record.status === 'ok'));
+  return records.filter((record) => record.type === 'model_call' && record.status === 'ok');
 }
 
 const stepOf = (record: AuditRecord) => String(record.key ?? record.step);
