@@ -13,21 +13,25 @@ export default tseslint.config(
       'no-console': ['error', { allow: ['error', 'warn'] }],
     },
   },
-  // The layers (shared/design.md): mcp-server -> protocols -> (wrapper, state) -> schemas, never back.
+  // The layers (shared/design.md): cli -> mcp-server -> protocols -> (wrapper, state) -> schemas, never back.
+  {
+    files: ['mcp-server/**/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [{ group: ['**/cli/**'], message: 'mcp-server/ is the MCP adapter: the command line (cli/) sits above it, never import it.' }] }] },
+  },
   {
     files: ['protocols/**/*.ts'],
-    rules: { 'no-restricted-imports': ['error', { patterns: [{ group: ['@modelcontextprotocol/*', '**/mcp-server/**'], message: 'protocols/ is pure rules: it never imports the MCP SDK or the server.' }] }] },
+    rules: { 'no-restricted-imports': ['error', { patterns: [{ group: ['@modelcontextprotocol/*', '**/mcp-server/**', '**/cli/**'], message: 'protocols/ is pure rules: it never imports the MCP SDK or the server.' }] }] },
   },
   {
     files: ['wrapper/**/*.ts', 'state/**/*.ts'],
-    rules: { 'no-restricted-imports': ['error', { patterns: [{ group: ['**/protocols/**', '**/mcp-server/**', '@modelcontextprotocol/*'], message: 'wrapper/ and state/ sit below the protocols and the server: never import them.' }] }] },
+    rules: { 'no-restricted-imports': ['error', { patterns: [{ group: ['**/protocols/**', '**/mcp-server/**', '**/cli/**', '@modelcontextprotocol/*'], message: 'wrapper/ and state/ sit below the protocols and the server: never import them.' }] }] },
   },
   {
     files: ['schemas/**/*.ts'],
-    rules: { 'no-restricted-imports': ['error', { patterns: [{ group: ['**/protocols/**', '**/mcp-server/**', '**/wrapper/**', '**/state/**', '@modelcontextprotocol/*'], message: 'schemas/ is the lowest layer: it imports nothing of parley above it.' }] }] },
+    rules: { 'no-restricted-imports': ['error', { patterns: [{ group: ['**/protocols/**', '**/mcp-server/**', '**/cli/**', '**/wrapper/**', '**/state/**', '@modelcontextprotocol/*'], message: 'schemas/ is the lowest layer: it imports nothing of parley above it.' }] }] },
   },
   {
-    files: ['mcp-server/cli*.ts', 'mcp-server/cli/**', 'bench/**', 'test/**'],
+    files: ['cli/**', 'bench/**', 'test/**'],
     rules: { 'no-console': 'off' },
   },
   {

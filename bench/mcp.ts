@@ -45,7 +45,7 @@ export async function benchMcp(): Promise<Record<string, number>> {
   const figures: Record<string, number> = {};
   const baseline = await coldStart(process.execPath, [join(root, 'bench/baseline-server.mjs')], env);
   const bundled = await coldStart(process.execPath, [entry], env);
-  const unbundled = await coldStart(process.execPath, [join(root, 'dist/mcp-server/cli.js')], env);
+  const unbundled = await coldStart(process.execPath, [join(root, 'dist/cli/main.js')], env);
   figures['cold start to initialize reply: zero-dependency server (baseline) ms'] = baseline;
   figures['cold start: parley bundle (plugin/parley-server.mjs) ms'] = bundled;
   figures['cold start: parley bundle / baseline'] = bundled / baseline;

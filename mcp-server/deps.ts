@@ -3,7 +3,7 @@ import { stateHome } from '../state/paths.js';
 import { JobManager } from './jobs.js';
 import { RunManager, type ProtocolEntry } from './runs.js';
 import { Deliberations } from './deliberations.js';
-import { ConsultService } from './consult.js';
+import { ConsultService } from './consult-service.js';
 import type { CodexCallOptions, CodexCallResult } from '../wrapper/codex/index.js';
 
 /** Everything a tool needs from the outside world, made once per server. */

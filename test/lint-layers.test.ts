@@ -8,7 +8,9 @@ const eslint = new ESLint({ cwd: root });
 const ruleIds = async (file: string, code: string) => (await eslint.lintText(code, { filePath: resolve(root, file) })).flatMap((r) => r.messages.map((m) => m.ruleId));
 
 describe('layer boundaries', () => {
-  it('refuse an upward import in protocols/, wrapper/, state/ and schemas/', async () => {
+  it('refuse an upward import in mcp-server/, protocols/, wrapper/, state/ and schemas/', async () => {
+    expect(await ruleIds('mcp-server/x.ts', "import { runInterruptible } from '../cli/shared.js';\nexport const x = runInterruptible;\n")).toContain('no-restricted-imports');
+    expect(await ruleIds('protocols/sweep/x.ts', "import { runInterruptible } from '../../cli/shared.js';\nexport const x = runInterruptible;\n")).toContain('no-restricted-imports');
     expect(await ruleIds('protocols/argumentation/x.ts', "import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';\nexport const x = McpServer;\n")).toContain('no-restricted-imports');
     expect(await ruleIds('protocols/debate/x.ts', "import { createDeps } from '../../mcp-server/deps.js';\nexport const x = createDeps;\n")).toContain('no-restricted-imports');
     expect(await ruleIds('wrapper/codex/x.ts', "import { readReply } from '../../protocols/argumentation/index.js';\nexport const x = readReply;\n")).toContain('no-restricted-imports');
@@ -19,5 +21,6 @@ describe('layer boundaries', () => {
   it('allow the downward ones', async () => {
     expect(await ruleIds('protocols/argumentation/x.ts', "import { z } from 'zod';\nimport { Usage } from '../../schemas/common.js';\nexport const x = [z, Usage];\n")).not.toContain('no-restricted-imports');
     expect(await ruleIds('mcp-server/x.ts', "import { readReply } from '../protocols/argumentation/index.js';\nexport const x = readReply;\n")).not.toContain('no-restricted-imports');
+    expect(await ruleIds('cli/x.ts', "import { serveStdio } from '../mcp-server/stdio.js';\nexport const x = serveStdio;\n")).not.toContain('no-restricted-imports');
   });
 });

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { DeliberationState } from '../../schemas/argumentation.js';
 import { nextLines, replyView, type ItemRefusal } from '../../protocols/argumentation/index.js';
-import type { ConsultSettings } from '../consult.js';
+import type { ConsultSettings } from '../consult-service.js';
 import type { ServerDeps } from '../deps.js';
 import { reportProgress, ToolRefusal, type ToolExtra } from '../tool-kit.js';
 

@@ -1,5 +1,5 @@
 /**
- * One long-running parley MCP session: the built server (dist/mcp-server/cli.js) over stdio with the
+ * One long-running parley MCP session: the built server (dist/cli/main.js) over stdio with the
  * real SDK client, reachable through the unix socket <dir>/mcp.sock (mcp-call.ts), so quick-mode
  * deliberations, which live in the server's memory, outlive each call.
  *
@@ -21,7 +21,7 @@ import { cliArgs, fail, repoRoot, say, socketPath, type CallRecord, type Session
 const CALL_TIMEOUT_MS = 15 * 60_000;
 
 const { dir, values } = cliArgs({ env: { type: 'string' }, server: { type: 'string' } });
-const entry = resolve(values.server ?? join(repoRoot, 'dist/mcp-server/cli.js'));
+const entry = resolve(values.server ?? join(repoRoot, 'dist/cli/main.js'));
 if (!existsSync(entry)) fail(`${entry} is missing: run \`npm run build\` first`);
 const envFile = values.env ?? (existsSync(join(dir, 'env.json')) ? join(dir, 'env.json') : undefined);
 const extraEnv = envFile ? (JSON.parse(readFileSync(envFile, 'utf8')) as Record<string, string>) : {};

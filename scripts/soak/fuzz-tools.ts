@@ -1,5 +1,5 @@
 /**
- * Schema-driven fuzz of every tool against ONE built parley server (dist/mcp-server/cli.js over
+ * Schema-driven fuzz of every tool against ONE built parley server (dist/cli/main.js over
  * stdio, the real SDK Client). Arguments come from each tool's inputSchema (scripts/soak/fuzz-args.ts),
  * mixed with the deliberation and run ids earlier calls returned so calls reach deep states. Codex is
  * a fake that records its argv and fails, so consults fail fast: the point is what reaches argv.
@@ -47,7 +47,7 @@ export interface FuzzResult {
   seconds: number;
 }
 
-const ENTRY = resolve(import.meta.dirname, '../../dist/mcp-server/cli.js');
+const ENTRY = resolve(import.meta.dirname, '../../dist/cli/main.js');
 /** Every flag parley's argv builder emits (wrapper/codex/argv.ts); `exec` and `resume` are subcommands. */
 const OWN_FLAGS = new Set(['--color', '-s', '-C', '--skip-git-repo-check', '--json', '-m', '-c', '--output-schema']);
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

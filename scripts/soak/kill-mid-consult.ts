@@ -23,7 +23,7 @@ import { startScriptedResponses } from '../../test/servers/scripted-responses.js
 import { killAll, processesWithEnv } from '../../wrapper/codex/process-tree.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
-const ENTRY = join(ROOT, 'dist/mcp-server/cli.js');
+const ENTRY = join(ROOT, 'dist/cli/main.js');
 const CODEX_BIN = join(ROOT, 'node_modules/.bin/codex');
 
 export interface KillResult {

@@ -12,11 +12,11 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { execa } from 'execa';
 import { afterAll, describe, expect, it } from 'vitest';
-import { claudeFinding, claudeLoginFinding, keyFindings, nodeFinding, pluginFinding, renderHuman } from '../../mcp-server/cli/doctor-checks.js';
+import { claudeFinding, claudeLoginFinding, keyFindings, nodeFinding, pluginFinding, renderHuman } from '../../cli/doctor-checks.js';
 import { startScriptedChat } from '../servers/scripted-chat.js';
 
 const repo = resolve(import.meta.dirname, '../..');
-const parleyArgs = ['--import', join(repo, 'node_modules/tsx/dist/loader.mjs'), join(repo, 'mcp-server/cli.ts')];
+const parleyArgs = ['--import', join(repo, 'node_modules/tsx/dist/loader.mjs'), join(repo, 'cli/main.ts')];
 const claudeBin = join(repo, 'node_modules/.bin/claude');
 const work = await mkdtemp(join(tmpdir(), 'parley-doctor-'));
 afterAll(async () => {

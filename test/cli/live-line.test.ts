@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { createLiveLine, oneLine } from '../../mcp-server/cli/live-line.js';
-import { runInterruptible } from '../../mcp-server/cli/shared.js';
+import { createLiveLine, oneLine } from '../../cli/live-line.js';
+import { runInterruptible } from '../../cli/shared.js';
 
 /** A fake stderr and a clock the test moves by hand (fake timers drive the once-a-second tick). */
 function sink(isTTY: boolean, columns = 200) {

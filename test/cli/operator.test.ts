@@ -12,7 +12,7 @@ import { dialogicMatrix, startDialogicWorld, writeMatrixFile } from '../sweep/wo
 
 /** The CLI from its sources, as a child process: what a person at a shell sees. */
 const repo = resolve(import.meta.dirname, '../..');
-const parleyArgs = ['--import', join(repo, 'node_modules/tsx/dist/loader.mjs'), join(repo, 'mcp-server/cli.ts')];
+const parleyArgs = ['--import', join(repo, 'node_modules/tsx/dist/loader.mjs'), join(repo, 'cli/main.ts')];
 const work = await mkdtemp(join(tmpdir(), 'parley-operator-'));
 afterAll(async () => rm(work, { recursive: true, force: true }));
 

@@ -9,7 +9,7 @@ import { startScriptedChat, type ScriptedChat } from '../servers/scripted-chat.j
 
 /** What a person at a shell sees of a protocol run: the CLI from its sources as a child process. */
 const repo = resolve(import.meta.dirname, '../..');
-const parleyArgs = ['--import', join(repo, 'node_modules/tsx/dist/loader.mjs'), join(repo, 'mcp-server/cli.ts')];
+const parleyArgs = ['--import', join(repo, 'node_modules/tsx/dist/loader.mjs'), join(repo, 'cli/main.ts')];
 const work = await mkdtemp(join(tmpdir(), 'parley-visibility-'));
 afterAll(async () => rm(work, { recursive: true, force: true }));
 

@@ -9,7 +9,7 @@ import { runCodex } from '../../wrapper/codex/index.js';
 import { CODEX_BIN, processesUsing, startRig, until } from './live-helpers.js';
 
 const REPO = join(import.meta.dirname, '..', '..');
-const ENTRY = join(REPO, 'mcp-server', 'cli.ts');
+const ENTRY = join(REPO, 'cli', 'main.ts');
 const started: ChildProcess[] = [];
 const folders: string[] = [];
 afterEach(async () => {

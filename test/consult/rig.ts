@@ -11,7 +11,7 @@ import { makeCodexHome, type CodexHome } from '../servers/codex-home.js';
 import { startScriptedResponses, type RequestBody, type ResponsesScript, type ScriptedResponsesServer } from '../servers/scripted-responses.js';
 
 const root = resolve(import.meta.dirname, '../..');
-export const SERVER_ENTRY = join(root, 'dist/mcp-server/cli.js');
+export const SERVER_ENTRY = join(root, 'dist/cli/main.js');
 export const CODEX_BIN = join(root, 'node_modules/.bin/codex');
 
 /**

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runCli } from '../cli-capture.js';
-import { registerDebateCommand } from '../../mcp-server/cli/debate.js';
+import { registerDebateCommand } from '../../cli/debate.js';
 import { startScriptedChat } from '../servers/scripted-chat.js';
 import { FOUR_AGENT_DEBATE, debaterScript } from './scripts.js';
 

@@ -3,7 +3,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { registerDebateCommand } from '../../mcp-server/cli/debate.js';
+import { registerDebateCommand } from '../../cli/debate.js';
 import { confidenceVote } from '../../protocols/debate/answer-measures.js';
 import { analyzeDebate, runDebateToFile } from '../../protocols/debate/index.js';
 import { debateProtocol } from '../../protocols/debate/index.js';

@@ -2,7 +2,7 @@ import { mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { registerDialogicCommand } from '../../mcp-server/cli/dialogic.js';
+import { registerDialogicCommand } from '../../cli/dialogic.js';
 import { DialogicRun } from '../../schemas/dialogic.js';
 import { startWorld, type World } from './world.js';
 import { runCli } from '../cli-capture.js';

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { negotiateTerm, type Ask } from '../../protocols/dialogic/negotiate.js';
 import type { Participant } from '../../protocols/dialogic/calls.js';
 import { loadVocabulary, vocabularyNote } from '../../protocols/dialogic/vocabulary.js';
-import { progressDisplay } from '../../mcp-server/cli/shared.js';
+import { progressDisplay } from '../../cli/shared.js';
 import { NegotiationEntry } from '../../schemas/dialogic.js';
 import { termText } from './world.js';
 

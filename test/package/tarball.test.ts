@@ -40,7 +40,7 @@ let installed: string;
 
 beforeAll(async () => {
   work = await mkdtemp(join(tmpdir(), 'parley-tarball-'));
-  if (!existsSync(join(root, 'dist/mcp-server/cli.js'))) throw new Error('dist/ is missing: run `npm run build` first (npm test does it)');
+  if (!existsSync(join(root, 'dist/cli/main.js'))) throw new Error('dist/ is missing: run `npm run build` first (npm test does it)');
   let started = Date.now();
   const pack = await execa(npm, ['pack', '--json', '--pack-destination', work], { ...npmOptions, cwd: root, timeout: 60_000 });
   packed = (JSON.parse(pack.stdout) as Packed[])[0]!;
@@ -64,7 +64,7 @@ afterAll(async () => {
 describe('the packed tarball', () => {
   it('holds the entry, the built server and the skill, and nothing that must not ship', async () => {
     const paths = packed.files.map((file) => file.path);
-    for (const needed of ['package.json', 'README.md', 'SKILL.md', 'plugin/parley-server.mjs', 'dist/mcp-server/cli.js', 'plugin/skills/parley/SKILL.md']) {
+    for (const needed of ['package.json', 'README.md', 'SKILL.md', 'plugin/parley-server.mjs', 'dist/cli/main.js', 'plugin/skills/parley/SKILL.md']) {
       expect(paths, needed).toContain(needed);
     }
     const forbidden = [

@@ -131,7 +131,7 @@ describe('parley report --compare on a sweep, from the shell', () => {
   const repo = resolve(import.meta.dirname, '../..');
   const parley = (args: string[]) =>
     new Promise<{ code: number | null; stdout: string; stderr: string }>((done, fail) => {
-      const child = spawn(process.execPath, ['--import', join(repo, 'node_modules/tsx/dist/loader.mjs'), join(repo, 'mcp-server/cli.ts'), 'report', ...args], { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
+      const child = spawn(process.execPath, ['--import', join(repo, 'node_modules/tsx/dist/loader.mjs'), join(repo, 'cli/main.ts'), 'report', ...args], { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
       let stdout = '';
       let stderr = '';
       child.stdout.on('data', (chunk) => (stdout += chunk));

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Command } from 'commander';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { registerReportCommand } from '../../mcp-server/cli/report.js';
+import { registerReportCommand } from '../../cli/report.js';
 import { compareMarkdown, detectKind, loadReportSource, reportHtml, reportMarkdown, type ReportSource } from '../../protocols/report/index.js';
 import { HOSTILE_TERM, argumentationRun, debateRun, dialogicRun } from './fixtures.js';
 import { PHENOMENAI_RUN } from '../interop.js';

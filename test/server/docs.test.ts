@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { readmeWithToolReference } from '../../mcp-server/docs.js';
+import { readmeWithToolReference } from '../../scripts/docs.js';
 import { listRegisteredTools, toolListSize } from '../../mcp-server/tool-reference.js';
 import { TOOL_PROFILES } from '../../mcp-server/tool-profiles.js';
 import { PARLEY_VERSION } from '../../mcp-server/version.js';

@@ -17,7 +17,7 @@ describe('a request larger than the stdio limit', () => {
   it('is answered with a JSON-RPC error and a stderr line, and the server keeps serving', async () => {
     const transport = new StdioClientTransport({
       command: process.execPath,
-      args: ['--import', 'tsx', join(root, 'mcp-server/cli.ts')],
+      args: ['--import', 'tsx', join(root, 'cli/main.ts')],
       cwd: root,
       env: { ...process.env, PARLEY_STATE_DIR: home } as Record<string, string>,
       stderr: 'pipe',

@@ -8,7 +8,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 
 const root = resolve(import.meta.dirname, '../..');
-const entry = join(root, 'dist/mcp-server/cli.js');
+const entry = join(root, 'dist/cli/main.js');
 let home: string;
 
 beforeAll(async () => {

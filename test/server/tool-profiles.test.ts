@@ -11,7 +11,7 @@ import { UserFacingError } from '../../schemas/user-facing-error.js';
 import { startHarness } from './harness.js';
 
 const root = resolve(import.meta.dirname, '../..');
-const entry = join(root, 'dist/mcp-server/cli.js');
+const entry = join(root, 'dist/cli/main.js');
 const DELIB = ['delib_start', 'delib_status', 'delib_consult', 'delib_judge', 'delib_synthesize', 'delib_arbitrate'];
 const RUNS = ['run_start', 'run_status', 'run_result', 'run_cancel', 'run_list'];
 let home: string;

@@ -1,6 +1,6 @@
 import { readFile, readdir, writeFile } from 'node:fs/promises';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { registerReportCommand } from '../../mcp-server/cli/report.js';
+import { registerReportCommand } from '../../cli/report.js';
 import { createDeps } from '../../mcp-server/deps.js';
 import { AUDIT_WARNING } from '../../state/audit-log.js';
 import { runCli } from '../cli-capture.js';

@@ -12,7 +12,7 @@ import { debateMatrix, dialogicMatrix, runOfRequest, startDebateWorld, startDial
 const work = await mkdtemp(join(tmpdir(), 'parley-sweep-kill-'));
 afterAll(async () => rm(work, { recursive: true, force: true }));
 
-const ENTRY = join(import.meta.dirname, '..', '..', 'mcp-server', 'cli.ts');
+const ENTRY = join(import.meta.dirname, '..', '..', 'cli', 'main.ts');
 
 function startCli(args: string[]) {
   const child = spawn(process.execPath, ['--import', 'tsx', ENTRY, ...args], { cwd: join(import.meta.dirname, '..', '..'), stdio: ['ignore', 'pipe', 'pipe'] });

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe as group, expect, it } from 'vitest';
 import { runCli } from '../cli-capture.js';
-import { registerSweepCommand } from '../../mcp-server/cli/sweep.js';
+import { registerSweepCommand } from '../../cli/sweep.js';
 import {
   bootstrapMeanCi,
   compareLevels,

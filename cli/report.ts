@@ -2,11 +2,11 @@ import { existsSync } from 'node:fs';
 import { readFile, stat, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import type { Command } from 'commander';
-import { redact } from '../../schemas/secrets.js';
-import { compareHtml, compareMarkdown, loadReportSource, reportHtml, reportMarkdown, type ReportSource } from '../../protocols/report/index.js';
-import { AUDIT_WARNING } from '../../state/audit-log.js';
-import { parseEnvelope } from '../../state/envelope.js';
-import { DELIBERATION_SCHEMA_VERSION } from '../deliberations.js';
+import { redact } from '../schemas/secrets.js';
+import { compareHtml, compareMarkdown, loadReportSource, reportHtml, reportMarkdown, type ReportSource } from '../protocols/report/index.js';
+import { AUDIT_WARNING } from '../state/audit-log.js';
+import { parseEnvelope } from '../state/envelope.js';
+import { DELIBERATION_SCHEMA_VERSION } from '../mcp-server/deliberations.js';
 
 interface ReportOptions {
   html?: string;

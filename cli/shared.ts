@@ -1,4 +1,4 @@
-import { redact } from '../../schemas/secrets.js';
+import { redact } from '../schemas/secrets.js';
 import { createLiveLine, type LiveLine, type LiveSink } from './live-line.js';
 
 /** The run's live line on stderr (see live-line.ts): progress, and who is being waited on. */

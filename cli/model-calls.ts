@@ -1,6 +1,6 @@
-import { BackendError, type Backend, type Conversation } from '../../wrapper/backend.js';
-import { createBackend } from '../../wrapper/model-spec.js';
-import { whyNotReady } from '../../wrapper/readiness.js';
+import { BackendError, type Backend, type Conversation } from '../wrapper/backend.js';
+import { createBackend } from '../wrapper/model-spec.js';
+import { whyNotReady } from '../wrapper/readiness.js';
 import type { LiveLine } from './live-line.js';
 
 /** Who a call is for, from its spec and conversation: "agent 2 (codex:gpt-5)". */

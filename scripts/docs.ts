@@ -1,5 +1,5 @@
 import { readFile, writeFile } from 'node:fs/promises';
-import { toolProfilesMarkdown, toolReferenceMarkdown } from './tool-reference.js';
+import { toolProfilesMarkdown, toolReferenceMarkdown } from '../mcp-server/tool-reference.js';
 import { CLI_PROVIDERS, PROVIDER_PRESETS } from '../wrapper/presets.js';
 import { KEY_ENDPOINTS_ENV } from '../wrapper/key-scope.js';
 

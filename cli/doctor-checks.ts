@@ -3,9 +3,9 @@
  * finding per check, each non-ok one with the fix. Nothing here reads a secret's value: keys are
  * named by their variable only.
  */
-import { KEY_ENDPOINTS_ENV, isConfiguredEndpoint } from '../../wrapper/key-scope.js';
-import { parseModelSpec } from '../../wrapper/parse-spec.js';
-import { presetFor } from '../../wrapper/presets.js';
+import { KEY_ENDPOINTS_ENV, isConfiguredEndpoint } from '../wrapper/key-scope.js';
+import { parseModelSpec } from '../wrapper/parse-spec.js';
+import { presetFor } from '../wrapper/presets.js';
 
 export type Status = 'ok' | 'warn' | 'fail';
 

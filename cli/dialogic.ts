@@ -1,11 +1,12 @@
 import { access, readFile, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { Command, InvalidArgumentError, Option } from 'commander';
-import { analyzeDialogic, exportDictionaryTerms, runDialogicToFile } from '../../protocols/dialogic/index.js';
-import { PersonaAssignment, SeedLevel } from '../../schemas/dialogic.js';
-import { runFolderFor } from '../../protocols/run-folder.js';
+import { Command, Option } from 'commander';
+import { analyzeDialogic, exportDictionaryTerms, runDialogicToFile } from '../protocols/dialogic/index.js';
+import { PersonaAssignment, SeedLevel } from '../schemas/dialogic.js';
+import { runFolderFor } from '../protocols/run-folder.js';
 import { assertModelsReady, watchedBackends } from './model-calls.js';
 import { progressDisplay, reportFailure, runInterruptible } from './shared.js';
+import { finiteNumber, positiveInteger } from './option-parsers.js';
 
 /** `parley dialogic ...`: run the protocol, `analyze` a run file, `export` its agreed terms. */
 export function registerDialogicCommand(program: Command): void {
@@ -15,11 +16,11 @@ export function registerDialogicCommand(program: Command): void {
     .option('--model-a <spec>', 'model A, e.g. openai:gpt-4.1 or openai-compatible:<url>#<model>')
     .option('--model-b <spec>', 'model B')
     .addOption(new Option('--personas <assignment>', 'persona assignment').choices(PersonaAssignment.options).default('standard'))
-    .option('--temperature <t>', 'sampling temperature', parseNumber, 0.7)
+    .option('--temperature <t>', 'sampling temperature', finiteNumber, 0.7)
     .addOption(new Option('--seed-level <level>', 'how much existing vocabulary the models see').choices(SeedLevel.options).default('minimal'))
     .option('--vocabulary <file>', 'vocabulary JSON for the medium and heavy seed levels')
     .option('--no-anonymise', 'show proposer identities (the control condition)')
-    .option('--max-cycles <n>', 'safety bound on cycles', parseInteger, 10)
+    .option('--max-cycles <n>', 'safety bound on cycles', positiveInteger, 10)
     .option('--out <file>', 'where the run JSON goes', 'dialogic-run.json')
     .option('--dir <folder>', 'run folder for the audit log and baseline (default: <out without its extension>.run, e.g. dialogic-run.run)')
     .action(async (options: RunOptions) => {
@@ -113,8 +114,6 @@ async function runCommand(options: RunOptions, signal: AbortSignal): Promise<voi
   }
 }
 
-
-
 async function readJson(path: string): Promise<unknown> {
   try {
     return JSON.parse(await readFile(path, 'utf8'));
@@ -133,14 +132,3 @@ async function defaultBaseline(runFile: string): Promise<string | undefined> {
   }
 }
 
-function parseNumber(value: string): number {
-  const number = Number(value);
-  if (!Number.isFinite(number)) throw new InvalidArgumentError('not a number');
-  return number;
-}
-
-function parseInteger(value: string): number {
-  const number = Number(value);
-  if (!Number.isInteger(number) || number < 1) throw new InvalidArgumentError('not a positive whole number');
-  return number;
-}

@@ -1,10 +1,11 @@
 import { readFile } from 'node:fs/promises';
-import { Command, InvalidArgumentError, Option } from 'commander';
-import { analyzeDebate, exportGraph, measuresToCsv, parseDebateConfig, runDebateToFile } from '../../protocols/debate/index.js';
-import { resolveAgents } from '../../protocols/debate/agents.js';
-import type { DebateConfigInput } from '../../schemas/debate.js';
+import { Command, Option } from 'commander';
+import { analyzeDebate, exportGraph, measuresToCsv, parseDebateConfig, runDebateToFile } from '../protocols/debate/index.js';
+import { resolveAgents } from '../protocols/debate/agents.js';
+import type { DebateConfigInput } from '../schemas/debate.js';
 import { assertModelsReady, watchedBackends, type CallLabeler, type ModelRole } from './model-calls.js';
 import { progressDisplay, reportFailure, runInterruptible } from './shared.js';
+import { finiteNumber, positiveInteger } from './option-parsers.js';
 
 const FORMATS = ['json', 'csv', 'dot', 'mermaid', 'table'] as const;
 type Format = (typeof FORMATS)[number];
@@ -17,7 +18,7 @@ export function registerDebateCommand(program: Command): void {
     .argument('[question]', 'the question or task under debate')
     .option('--agent <spec>', 'a debater, e.g. openai:gpt-4.1 or codex:gpt-5.2 (repeat, 2 or more)', collect, [])
     .option('--role <text>', 'role or stance of the agent at the same position (repeatable)', collect, [])
-    .option('--rounds <n>', 'rounds to run', parseInteger, 3)
+    .option('--rounds <n>', 'rounds to run', positiveInteger, 3)
     .option('--options <list>', 'comma-separated answer options')
     .option('--ground-truth <answer>', 'the right answer, for the measures only (never shown to a model)')
     .option('--crit <judge>', 'score each round with CRIT using this judge model')
@@ -25,7 +26,7 @@ export function registerDebateCommand(program: Command): void {
     .option('--rca <judge>', 'judge trace-output consistency each round with this model')
     .option('--pid', 'steer the tone with the PID controller on contentiousness (needs --crit)')
     .option('--no-anonymise', 'show agents by model name instead of "Agent n"')
-    .option('--temperature <t>', 'sampling temperature', parseNumber)
+    .option('--temperature <t>', 'sampling temperature', finiteNumber)
     .option('--config <file>', 'a full debate config as JSON (flags given override it)')
     .option('--out <file>', 'where the transcript JSON goes', 'debate.json')
     .option('--dir <folder>', 'run folder for the audit log (default: <out without its extension>.run, e.g. debate.run)')
@@ -141,14 +142,3 @@ function debateRoles(input: DebateConfigInput): { roles: ModelRole[]; labelOf: C
 
 const collect = (value: string, previous: string[]): string[] => [...previous, value];
 
-function parseInteger(value: string): number {
-  const parsed = Number(value);
-  if (!Number.isInteger(parsed) || parsed < 1) throw new InvalidArgumentError('expected a positive integer');
-  return parsed;
-}
-
-function parseNumber(value: string): number {
-  const parsed = Number(value);
-  if (!Number.isFinite(parsed)) throw new InvalidArgumentError('expected a number');
-  return parsed;
-}

@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { Command, InvalidArgumentError, Option } from 'commander';
+import { Command, Option } from 'commander';
 import { parse as parseYaml } from 'yaml';
 import {
   createSweepProgress,
@@ -13,9 +13,10 @@ import {
   writeSummaryFiles,
   type ComparisonSpec,
   type Shard,
-} from '../../protocols/sweep/index.js';
-import { PriceTable } from '../../schemas/sweep.js';
+} from '../protocols/sweep/index.js';
+import { PriceTable } from '../schemas/sweep.js';
 import { reportFailure, runInterruptible } from './shared.js';
+import { asOptionParser, positiveInteger } from './option-parsers.js';
 
 interface RunOptions {
   out?: string;
@@ -36,7 +37,7 @@ export function registerSweepCommand(program: Command): void {
     .description('run every combination of a sweep file; rerunning skips finished runs and continues interrupted ones')
     .argument('[matrix]', 'the sweep file (YAML or JSON)')
     .option('--out <dir>', 'the sweep folder: one file per run, plus sweep.json and totals.json (required)')
-    .option('--concurrency <n>', 'runs in flight at once', parsePositive, 4)
+    .option('--concurrency <n>', 'runs in flight at once', positiveInteger, 4)
     .option('--shard <i/n>', 'run only the i-th of n deterministic shares of the sweep (1-based)', parseShardOption)
     .addOption(
       new Option('--per-backend <[spec=]n>', 'model calls in flight per backend, e.g. 4 or openai:gpt-4.1=2 (repeatable)').argParser(collectLimit).default({}, 'the sweep file, else 8'),
@@ -111,31 +112,15 @@ async function runCommand(matrixPath: string | undefined, options: RunOptions, s
   else if (report.failed.length) process.exitCode = 1;
 }
 
-
-function parsePositive(value: string): number {
-  const parsed = Number(value);
-  if (!Number.isInteger(parsed) || parsed < 1) throw new InvalidArgumentError('a whole number of at least 1');
-  return parsed;
-}
-
-function parseShardOption(value: string): Shard {
-  try {
-    return parseShard(value);
-  } catch (error) {
-    throw new InvalidArgumentError((error as Error).message);
-  }
-}
+const parseShardOption: (value: string) => Shard = asOptionParser(parseShard);
+const parseComparisonOption = asOptionParser(parseComparison);
 
 function collectComparison(value: string, previous: ComparisonSpec[]): ComparisonSpec[] {
-  try {
-    return [...previous, parseComparison(value)];
-  } catch (error) {
-    throw new InvalidArgumentError((error as Error).message);
-  }
+  return [...previous, parseComparisonOption(value)];
 }
 
 function collectLimit(value: string, previous: Record<string, number>): Record<string, number> {
   const equals = value.lastIndexOf('=');
   const key = equals === -1 ? 'default' : value.slice(0, equals);
-  return { ...previous, [key]: parsePositive(equals === -1 ? value : value.slice(equals + 1)) };
+  return { ...previous, [key]: positiveInteger(equals === -1 ? value : value.slice(equals + 1)) };
 }

@@ -9,10 +9,10 @@ import { readFile, rm, writeFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { execa } from 'execa';
-import { resolveClaudeBinary } from '../../wrapper/claude-path.js';
-import { passthroughEnv } from '../../wrapper/cli-env.js';
-import { codexEnvironment } from '../../wrapper/codex/child-env.js';
-import { resolveCodexPath, spawnTarget } from '../../wrapper/codex/resolve-path.js';
+import { resolveClaudeBinary } from '../wrapper/claude-path.js';
+import { passthroughEnv } from '../wrapper/cli-env.js';
+import { codexEnvironment } from '../wrapper/codex/child-env.js';
+import { resolveCodexPath, spawnTarget } from '../wrapper/codex/resolve-path.js';
 import type { BinaryProbe, CommandProbe, EndpointProbe, PluginProbe, StateProbe } from './doctor-checks.js';
 
 const BINARY_TIMEOUT_MS = 15_000;

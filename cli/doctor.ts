@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
-import { redact, rememberSecretsOf } from '../../schemas/secrets.js';
-import { stateHome } from '../../state/paths.js';
-import { PARLEY_VERSION } from '../version.js';
+import { redact, rememberSecretsOf } from '../schemas/secrets.js';
+import { stateHome } from '../state/paths.js';
+import { PARLEY_VERSION } from '../mcp-server/version.js';
 import {
   ENDPOINT_TIMEOUT_MS,
   claudeFinding,

@@ -1,5 +1,5 @@
-import { redact } from '../../schemas/secrets.js';
-import type { RunProgress } from '../../protocols/run-protocol.js';
+import { redact } from '../schemas/secrets.js';
+import type { RunProgress } from '../protocols/run-protocol.js';
 
 export interface LiveSink {
   write(text: string): unknown;
