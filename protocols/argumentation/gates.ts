@@ -36,11 +36,14 @@ function logicalGate(state: DeliberationState, pointId: string, input: AgreedInp
   return { claimType: 'logical', evidenceType: 'deduction', evidence: input.evidence, premises, reason };
 }
 
+/** The reason an Agreed item gets when the orchestrator gave only evidence: the report need not repeat it. */
+export const evidenceReason = (evidenceType: string | undefined): string => `shown by its ${evidenceType ?? 'cited'} evidence`;
+
 export function evidenceGate(state: DeliberationState, pointId: string, input: AgreedInput): MoveResult | AgreedGate {
   if (!input.claimType) return refuse(state, 'evidence-gate', `Say whether ${pointId} is empirical, logical or a value judgment (claimType) before it can be Agreed.`);
   // Evidence or premises say why an empirical or logical claim holds; a value claim needs its reason.
   // Short, so the report does not print the evidence twice.
-  const implied = input.claimType === 'value' ? undefined : input.evidence?.trim() ? `shown by its ${input.evidenceType ?? 'cited'} evidence` : input.premises?.length ? `follows from ${input.premises.join(', ')}` : undefined;
+  const implied = input.claimType === 'value' ? undefined : input.evidence?.trim() ? evidenceReason(input.evidenceType) : input.premises?.length ? `follows from ${input.premises.join(', ')}` : undefined;
   const reason = substantive(state, input.reason ?? implied, `Agreeing with ${pointId}`);
   if (typeof reason !== 'string') return reason;
   if (input.claimType === 'value') return { claimType: 'value', evidenceType: 'n/a', evidence: input.evidence, reason };

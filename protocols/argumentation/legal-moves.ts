@@ -33,6 +33,18 @@ function terminatedMoves(state: DeliberationState): LegalMove[] {
   return out;
 }
 
+/**
+ * Whether the advance after this judgment can end the deliberation, so the orchestrator knows when a
+ * synthesis in the same judgment takes effect (the rest of the convergence test depends on the judgment).
+ */
+function advanceWhy(state: DeliberationState, nothingElse: boolean): string {
+  const advance = nothingElse ? 'phase.advance' : 'then phase.advance';
+  if (state.n >= iterationCap(state)) return `${advance}: it ends the deliberation (cap), so add synthesis`;
+  if (state.mode === 'quick') return `${advance}: with nothing left contested it ends the deliberation, so add synthesis`;
+  if (state.scope.newPoints === 0) return `${advance}: the reply brought no new point, so if nothing stays disputed it ends the deliberation (convergence): add synthesis`;
+  return `${advance}: the reply brought new points, so another iteration follows (no synthesis yet)`;
+}
+
 /** What the next judgment must cover, in words. */
 function judgmentWhy(state: DeliberationState): string {
   const parts: string[] = [];
@@ -50,7 +62,7 @@ function judgmentWhy(state: DeliberationState): string {
   if (deadlocked.length) parts.push(`${ids(deadlocked)} may be classified as deadlocked`);
   const stress = stressTestView(state);
   if (stress?.required) parts.push('record the stress test (stressTest) from the reply');
-  parts.push(state.n >= iterationCap(state) ? 'phase.advance ends the deliberation (cap): add synthesis' : 'then phase.advance');
+  parts.push(advanceWhy(state, parts.length === 0));
   return parts.join('; ');
 }
 

@@ -33,7 +33,7 @@ function phaseLine(state: DeliberationState): string {
   if (state.phase === null) return `Iteration ${state.n}/${cap} (quick: short answer).`;
   const rule = {
     CONSTRUCTIVE: 'new arguments are welcome',
-    DEVELOPMENT: 'extend, defend or rebut existing points (cite P ids); new independent arguments will not be evaluated; new evidence is welcome',
+    DEVELOPMENT: 'extend, defend or rebut existing points; a new point is evaluated only if it cites the P id or F id it bears on (new evidence on them is welcome), else it is not evaluated',
     CRYSTALLIZATION: 'only defenses to open challenges; only decisive evidence (it directly confirms or contradicts a claim) can still change an outcome',
   }[state.phase];
   return `Iteration ${state.n}/${cap} · phase ${state.phase}${state.extendedConstructive && state.n === 3 ? ' (extended)' : ''}: ${rule}.`;

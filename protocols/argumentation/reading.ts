@@ -33,6 +33,8 @@ export interface ReadPoint {
   label?: ReplyLabel;
   /** Earlier point ids it cites (P1.2). */
   pointRefs: string[];
+  /** Ledger fact ids it cites (F7): evidence about what the ledger holds is evidence on existing material. */
+  factRefs?: string[];
   /** Challenge ids merely mentioned inside the point ("falls out of C1"): not an answer. */
   challengeMentions: string[];
   /** It claims a check was made ("I ran", "I checked", "verified") yet carries no label. */

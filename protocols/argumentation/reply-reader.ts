@@ -277,12 +277,14 @@ function assemble(text: string, parts: Part[], nothingFurther: boolean, quick: b
 function readPoint(number: number, text: string, heading?: string): ReadPoint {
   const label = firstLabel(text);
   const pointRefs = [...new Set([...text.matchAll(/\bP\d+\.\d+\b/g)].map((m) => m[0]))];
+  const factRefs = [...new Set([...text.matchAll(/\bF\d+\b/g)].map((m) => m[0]))];
   return {
     number,
     text,
     ...(heading ? { heading } : {}),
     ...(label ? { label } : {}),
     pointRefs,
+    ...(factRefs.length ? { factRefs } : {}),
     challengeMentions: idsIn(text, false),
     unlabeledVerification: !label && VERIFICATION_CLAIM.test(text),
   };

@@ -126,7 +126,9 @@ function addPoints(next: DeliberationState, reading: Reading, pending: PendingRe
     const id = ids[i]!;
     const refs = [...p.pointRefs, ...p.challengeMentions];
     const mentionedPoints = p.challengeMentions.map((cid) => next.challenges.find((c) => c.id === cid)?.pointId).filter(Boolean);
-    const extendsExisting = p.pointRefs.some((r) => knownPoints.has(r)) || mentionedPoints.length > 0;
+    // Seed: evidence on existing points is admitted late; a ledger fact the point cites (F7) is existing material too.
+    const citesLedger = (p.factRefs ?? []).some((f) => next.ledger.some((fact) => fact.id === f));
+    const extendsExisting = p.pointRefs.some((r) => knownPoints.has(r)) || mentionedPoints.length > 0 || citesLedger;
     const route = admit(next, p, extendsExisting);
     next.points.push({ id, iter: next.n, number: p.number, text: p.text, label: p.label, source: 'consultee', status: route.status, needsDecisive: route.needsDecisive, ...(refs.length ? { refs } : {}) });
     if (route.reason) {

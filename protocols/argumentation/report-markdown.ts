@@ -1,6 +1,7 @@
 import type { AgreedItem, DeliberationState, NotEvaluatedItem, NotEvaluatedReason, UnresolvedItem } from '../../schemas/argumentation.js';
 import type { AuditRecord } from '../../state/audit-log.js';
 import { mdParagraphs, mdQuote, mdTable, mdText } from '../markdown.js';
+import { evidenceReason } from './gates.js';
 import { stressTestBlocker } from './stress-test.js';
 import { challengeTimeline, phaseOf } from './timeline.js';
 
@@ -41,7 +42,8 @@ const CLAIM = { empirical: 'Empirical', value: 'Value', logical: 'Logical' } as 
 function agreedLines(state: DeliberationState, i: AgreedItem): string[] {
   const premises = i.premises?.length ? `, from ${i.premises.map((f) => `${mdText(f)} (${full(factText(state, f))})`).join(' and ')}` : '';
   const evidence = i.evidence ? `. Evidence (${i.evidenceType}): ${full(i.evidence)}` : '';
-  return [`${CLAIM[i.claimType]} claim${premises}${evidence}`, `Why: ${full(i.reason)}`];
+  const said = i.evidence && i.reason === evidenceReason(i.evidenceType) ? [] : [`Why: ${full(i.reason)}`];
+  return [`${CLAIM[i.claimType]} claim${premises}${evidence}`, ...said];
 }
 
 function unresolvedLines(i: UnresolvedItem): string[] {
@@ -69,6 +71,15 @@ function notEvaluated(state: DeliberationState): string[] {
     });
     return [`- ${plural(items.length, one, many)} (${items.map((i) => mdText(i.ref)).join(', ')})`, ...lines].join('\n');
   });
+}
+
+/** What the consultee wrote outside its points and answers that nobody placed (a ranking, a rollout plan): kept, not evaluated. */
+function otherRemarks(state: DeliberationState): string[] {
+  return (state.readings ?? []).flatMap((reading) =>
+    reading.pending
+      .filter((p) => p.kind === 'section' && !p.resolved)
+      .map((p) => item(`- **${mdText(p.ref)}** (iteration ${reading.iter})${p.title ? ` ${full(p.title)}` : ''}`, [full(p.text)])),
+  );
 }
 
 function stressTest(state: DeliberationState): { line?: string; section: string } {
@@ -153,6 +164,7 @@ export function deliberationMarkdown(state: DeliberationState, options: Markdown
     stress.section,
     arbitration(state),
     section(`NOT EVALUATED (${state.notEvaluated.length})`, notEvaluated(state)),
+    section("THE CONSULTEE'S OTHER REMARKS (read, not placed, not evaluated)", otherRemarks(state)),
     ...(options.record ? record(state, options.audit ?? []) : []),
   ]
     .filter(Boolean)

@@ -20,7 +20,7 @@ const title = (sweep: SweepTable) => `Sweep${sweep.name ? `: ${sweep.name}` : ''
 const note = (sweep: SweepTable) =>
   [
     `${sweep.cells.length} cell(s) by ${sweep.parameters.join(', ') || 'no parameter'}; each value is the mean over the cell's runs`,
-    sweep.cells.some((cell) => Object.values(cell.ci95).some(Boolean)) ? ', with its 95% interval in brackets' : '',
+    sweep.cells.some((cell) => Object.values(cell.ci95).some((ci) => ci && ci[0] !== ci[1])) ? ', with its 95% interval in brackets' : '',
     sweep.unfinished.length ? `. ${sweep.unfinished.length} unfinished run(s) are not counted` : '',
     '.',
   ].join('');

@@ -98,6 +98,18 @@ describe('late content by phase', () => {
     ]);
   });
 
+  it('DEVELOPMENT admits evidence about a ledger fact the point cites (F1), not one citing a fact that does not exist', () => {
+    // A real consultee measured again what F7 recorded, citing only the fact: evidence on existing material (2026-11-24-review, 005).
+    const withFact = judged(contested(), { ledger: [{ action: 'add', text: 'the bench gave 7 sockets open', tag: 'codex-unverified' }] });
+    const s0 = holdRound(holdRound(withFact));
+    expect([s0.phase, s0.ledger.map((f) => f.id)]).toEqual(['DEVELOPMENT', ['F1']]);
+    const s = reply(s0, 'Re C1: holds. INFERENCE\n1. F1 is a race: 8 more runs gave 6 and 7. EVIDENCE: runs.txt:1\n2. F9 is wrong too. EVIDENCE: runs.txt:2');
+    expect(s.points.slice(2).map((p) => [p.id, p.status])).toEqual([
+      ['P4.1', 'pending-triage'],
+      ['P4.2', 'not-evaluated'],
+    ]);
+  });
+
   it('CRYSTALLIZATION closes new arguments; only decisive evidence stays in play', () => {
     let s = contested();
     for (let i = 0; i < 4; i += 1) s = holdRound(s);

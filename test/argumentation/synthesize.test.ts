@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { buildArbitrationPrompt, nextLegalMoves, placeCounts, statusView, synthesize } from '../../protocols/argumentation/index.js';
-import { advance, agreeValue, apply, ctx, judge, judged, ok, points, recommendation, refusedWith, reply, skeptical, step, withTwoPoints } from './helpers.js';
+import { advance, agreeValue, apply, ctx, judge, judged, ok, points, recommendation, refusedWith, reply, skeptical, start, step, withTwoPoints } from './helpers.js';
 
 /** Standard mode, ended early (trivial) with P1.1 agreed, P1.2 ill-formed and an unverified fact. */
 function finished() {
@@ -129,6 +129,19 @@ describe('statusView and nextLegalMoves', () => {
     });
     const next = nextLegalMoves(s);
     expect(next.map((m) => m.move)).toEqual(['delib_judge']);
-    expect(next[0]?.why).toMatch(/^verdicts for P1\.2; .*then phase\.advance$/);
+    expect(next[0]?.why).toMatch(/^verdicts for P1\.2; .*then phase\.advance: the reply brought new points, so another iteration follows/);
+  });
+});
+
+describe('the report keeps what a real review needed (2026-11-24-review)', () => {
+  it("lists the consultee's sections nobody placed, in full, and drops a Why that only restates the evidence", () => {
+    const text = '1. Redis supports persistence. EVIDENCE: docs say RDB snapshots.\n\n## Priority\n\nFix P1.1 before merging; the rest can follow.';
+    let s = step(start(), 'reply_record', { text });
+    const agree = { verdict: 'AGREE', claimType: 'empirical', evidenceType: 'execution', evidence: 'ran redis-cli CONFIG GET save: "3600 1"' };
+    s = judged(s, { ...points(['P1.1', agree]), phase: { advance: true, trivial: true }, synthesis: recommendation });
+    const md = s.report!.markdown;
+    expect(md).toMatch(/## THE CONSULTEE'S OTHER REMARKS \(read, not placed, not evaluated\)\n\n- \*\*S1\*\* \(iteration 1\) Priority {2}\n {2}Fix P1\.1 before merging; the rest can follow\./);
+    expect(md).toContain('Evidence (execution): ran redis-cli CONFIG GET save');
+    expect(md).not.toMatch(/Why: shown by its/);
   });
 });

@@ -106,8 +106,19 @@ describe('sweeps in the comparison', () => {
       const md = compareMarkdown([source]);
       expect(md).toContain(`| measure | ${CELLS.join(' | ')} |`);
       expect(md).toContain('| runs | 2 | 2 | 2 | 2 |');
-      expect(md).toMatch(/\| survival_rate \| 0\.75 \[0\.75, 0\.75\] \| 0\.75 \[0\.75, 0\.75\] \| 0\.375 \[0\.375, 0\.375\] \|/);
+      // Both runs of each cell agree: an interval of no width is left out.
+      expect(md).toMatch(/\| survival_rate \| 0\.75 \| 0\.75 \| 0\.375 \| 0\.375 \|/);
+      expect(md).not.toContain('95% interval');
     }
+  });
+
+  it('prints the 95% interval beside the mean where it has a width', async () => {
+    const stored = JSON.parse(await readFile(join(sweep, 'summary.json'), 'utf8')) as { rows: { stats: Record<string, { ci95: number[] }> }[] };
+    stored.rows[0]!.stats.survival_rate!.ci95 = [0.5, 1];
+    await writeFile(join(dir, 'spread.json'), JSON.stringify(stored));
+    const md = compareMarkdown([await loadReportSource(join(dir, 'spread.json'))]);
+    expect(md).toContain('with its 95% interval in brackets');
+    expect(md).toMatch(/\| survival_rate \| 0\.75 \[0\.5, 1\] \| 0\.75 \| 0\.375 \| 0\.375 \|/);
   });
 
   it('reads an older summary.json (no stats, no protocol) and one with fields it does not know', async () => {
