@@ -1,8 +1,8 @@
 import { resolve } from 'node:path';
 import { execa } from 'execa';
 import { runCodex } from '../wrapper/codex/index.js';
-import { makeCodexHome } from '../test/servers/codex-home.js';
-import { startScriptedResponses } from '../test/servers/scripted-responses.js';
+import { makeCodexHome } from '../test/doubles/codex-home.js';
+import { startScriptedResponses } from '../test/doubles/scripted-responses.js';
 
 const N = 15;
 

@@ -3,8 +3,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execa } from 'execa';
-import { CODEX_BIN, lastUserText, startConsultRig } from '../test/consult/rig.js';
-import type { ResponsesScriptStep } from '../test/servers/scripted-responses.js';
+import { CODEX_BIN, lastUserText, startConsultRig } from '../test/mcp-server/consult/rig.js';
+import type { ResponsesScriptStep } from '../test/doubles/scripted-responses.js';
 
 const N = 11;
 const ITERATIONS = 6;

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { runDebateToFile } from '../protocols/debate/index.js';
 import type { DebateTranscript } from '../schemas/debate.js';
 import { median } from './stats.js';
-import { startScriptedChat, type ChatRequestRecord, type ScriptedChat } from '../test/servers/scripted-chat.js';
+import { startScriptedChat, type ChatRequestRecord, type ScriptedChat } from '../test/doubles/scripted-chat.js';
 
 const LATENCY_MS = 50;
 

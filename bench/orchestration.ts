@@ -1,9 +1,9 @@
 // What a deliberation costs the orchestrator (issue 11 "Measure"): tool calls, and the bytes of the
 // results it reads, over a fixed scripted scenario. The built server over stdio, the real codex
-// binary, the scripted Responses server (test/consult/rig.ts); only the orchestrator is scripted.
+// binary, the scripted Responses server (test/mcp-server/consult/rig.ts); only the orchestrator is scripted.
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { lastUserText, startConsultRig, type ConsultRig } from '../test/consult/rig.js';
-import type { ResponsesScriptStep } from '../test/servers/scripted-responses.js';
+import { lastUserText, startConsultRig, type ConsultRig } from '../test/mcp-server/consult/rig.js';
+import type { ResponsesScriptStep } from '../test/doubles/scripted-responses.js';
 
 const QUESTION = 'For a 5-person team: Postgres SKIP LOCKED or Redis Streams for the job queue?';
 const CONSTRAINTS = ['Team of five, one on-call rotation', 'Postgres 15 already runs in production'];

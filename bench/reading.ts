@@ -1,5 +1,5 @@
-// How much of the reply corpus (test/argumentation/replies) the reader reads exactly as annotated.
-import { loadCorpus, mismatches } from '../test/argumentation/reading-corpus.js';
+// How much of the reply corpus (test/protocols/argumentation/replies) the reader reads exactly as annotated.
+import { loadCorpus, mismatches } from '../test/protocols/argumentation/reading-corpus.js';
 
 export async function benchReading(): Promise<Record<string, number>> {
   const corpus = loadCorpus();

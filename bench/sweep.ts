@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runSweep } from '../protocols/sweep/index.js';
 import { parseSweepMatrix } from '../protocols/sweep/matrix.js';
-import { startScriptedChat } from '../test/servers/scripted-chat.js';
+import { startScriptedChat } from '../test/doubles/scripted-chat.js';
 
 const LATENCY_MS = 40;
 const RUNS = 32;

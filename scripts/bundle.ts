@@ -5,7 +5,7 @@
  * skill (SKILL.md and skill/*.md) under plugin/skills/parley/, and the slash commands (skill/commands/)
  * under plugin/commands/.
  * A marketplace install copies a folder with no build, so all of it is committed;
- * test/claude/bundle.test.ts checks that it equals a fresh build of the sources.
+ * test/plugin/bundle.test.ts checks that it equals a fresh build of the sources.
  * The installed folder must not hold package.json + package-lock.json: Claude Code then runs
  * `npm ci` in it (every dev dependency, on every install). plugin/ has neither.
  *

@@ -1,7 +1,7 @@
 /**
  * Writes package.json's version into the manifests that cannot import it (JSON files Claude Code
  * reads): the plugin manifests and the marketplace entry. npm runs it as the `version` lifecycle
- * script, so `npm version <new>` leaves every copy in step; test/server/docs.test.ts checks them.
+ * script, so `npm version <new>` leaves every copy in step; test/mcp-server/docs.test.ts checks them.
  *
  *   node --import tsx scripts/sync-version.ts [root]
  */

@@ -11,8 +11,8 @@ import { join, resolve } from 'node:path';
 import { execa } from 'execa';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { debateRun, dialogicRun } from './report/fixtures.js';
-import { claudeBin, createClaudeHome, type ClaudeHome } from './servers/claude-home.js';
+import { debateRun, dialogicRun } from './protocols/report/fixtures.js';
+import { claudeBin, createClaudeHome, type ClaudeHome } from './doubles/claude-home.js';
 
 const root = resolve(import.meta.dirname, '..');
 const bundle = join(root, 'plugin/parley-server.mjs');
@@ -36,27 +36,27 @@ const HERE = 'run as written in this file';
 const COVERAGE: Record<string, string> = {
   'npm ci && npm start --silent': 'the `npm start --silent` half is run here as written; `npm ci` is not (it would reinstall the tree under test): the CI script (.ci/run) runs it',
   'apt-get update && apt-get install -y chromium && npm ci && npm test': 'not run by a test: it is the CI job itself (.ci/run installs .ci/apt-packages, then runs npm ci and npm test) and needs root',
-  'claude mcp add parley -- node /path/to/parley/plugin/parley-server.mjs': 'test/claude/plugin.test.ts (read from the README, then `claude mcp list` shows it Connected)',
-  'claude mcp list': 'test/claude/plugin.test.ts',
-  'codex mcp add parley -- node /path/to/parley/plugin/parley-server.mjs': 'test/claude/plugin.test.ts (read from the README, then `codex mcp list --json`)',
-  'parley dialogic --model-a openai:gpt-4.1 --model-b codex:gpt-5.2 --out run.json': 'not verbatim: needs an OpenAI key and a logged-in Codex; test/dialogic/cli.test.ts runs `parley dialogic --model-a ... --out` against scripted servers',
+  'claude mcp add parley -- node /path/to/parley/plugin/parley-server.mjs': 'test/plugin/plugin.test.ts (read from the README, then `claude mcp list` shows it Connected)',
+  'claude mcp list': 'test/plugin/plugin.test.ts',
+  'codex mcp add parley -- node /path/to/parley/plugin/parley-server.mjs': 'test/plugin/plugin.test.ts (read from the README, then `codex mcp list --json`)',
+  'parley dialogic --model-a openai:gpt-4.1 --model-b codex:gpt-5.2 --out run.json': 'not verbatim: needs an OpenAI key and a logged-in Codex; test/protocols/dialogic/cli.test.ts runs `parley dialogic --model-a ... --out` against scripted servers',
   'parley dialogic analyze run.json': HERE,
   'parley debate "Should we ship on Friday?" --agent openai:gpt-4.1 --agent claude:sonnet --agent codex:gpt-5.2 --rounds 3 --crit openai:gpt-4.1 --pid --out debate.json':
-    'not verbatim: needs hosted models (OpenAI key, Claude and Codex logins); test/debate/cli.test.ts runs `parley debate` against scripted servers',
+    'not verbatim: needs hosted models (OpenAI key, Claude and Codex logins); test/protocols/debate/cli.test.ts runs `parley debate` against scripted servers',
   'parley debate analyze debate.json --format dot': HERE,
-  'parley sweep capitulation.yaml --out results/ --concurrency 8': 'not verbatim: the README sweep file names hosted models; test/sweep/cli.test.ts runs `parley sweep` on sweep files with scripted models',
-  'parley sweep summarize results/ --by pairing,anonymise': 'not verbatim: needs a finished sweep; test/sweep/cli.test.ts runs `sweep summarize --by`',
-  'parley sweep summarize results/ --compare pairing=gpt-vs-claude,claude-vs-gpt': 'not verbatim: needs a finished sweep; test/sweep/statistics.test.ts runs `sweep summarize --compare`',
+  'parley sweep capitulation.yaml --out results/ --concurrency 8': 'not verbatim: the README sweep file names hosted models; test/protocols/sweep/cli.test.ts runs `parley sweep` on sweep files with scripted models',
+  'parley sweep summarize results/ --by pairing,anonymise': 'not verbatim: needs a finished sweep; test/protocols/sweep/cli.test.ts runs `sweep summarize --by`',
+  'parley sweep summarize results/ --compare pairing=gpt-vs-claude,claude-vs-gpt': 'not verbatim: needs a finished sweep; test/protocols/sweep/statistics.test.ts runs `sweep summarize --compare`',
   'parley sweep capitulation.yaml --concurrency 4 --shard "${SLURM_ARRAY_TASK_ID}/${SLURM_ARRAY_TASK_COUNT}" --out "results/shard-${SLURM_ARRAY_TASK_ID}"':
-    'not verbatim: a Slurm job with hosted models; test/sweep/cli.test.ts and shards.test.ts run `--shard i/n`',
-  'parley sweep merge results/shard-* --out results/all': 'not verbatim: needs finished shards; test/sweep/cli.test.ts runs `sweep merge`',
-  'parley sweep summarize results/all --by pairing,anonymise': 'not verbatim: needs a merged sweep; test/sweep/cli.test.ts runs `sweep summarize --by`',
+    'not verbatim: a Slurm job with hosted models; test/protocols/sweep/cli.test.ts and shards.test.ts run `--shard i/n`',
+  'parley sweep merge results/shard-* --out results/all': 'not verbatim: needs finished shards; test/protocols/sweep/cli.test.ts runs `sweep merge`',
+  'parley sweep summarize results/all --by pairing,anonymise': 'not verbatim: needs a merged sweep; test/protocols/sweep/cli.test.ts runs `sweep summarize --by`',
   'parley report run.json --html run.html': HERE,
   'parley report debate.json': HERE,
   'parley report a.json b.json c.json --compare --html compare.html': HERE,
-  'parley report results/summary.json --compare': 'not verbatim: needs a finished sweep; test/report/report-extra.test.ts runs `parley report <sweep>/summary.json --compare` on a real sweep',
+  'parley report results/summary.json --compare': 'not verbatim: needs a finished sweep; test/protocols/report/report-extra.test.ts runs `parley report <sweep>/summary.json --compare` on a real sweep',
   'claude mcp add parley -e PARLEY_TOOLS=argumentation -- node /path/to/parley/plugin/parley-server.mjs': HERE,
-  'npx @modelcontextprotocol/inspector --cli node plugin/parley-server.mjs serve --method tools/list': 'test/server/stdio.test.ts (read from the README by its marker, run as written)',
+  'npx @modelcontextprotocol/inspector --cli node plugin/parley-server.mjs serve --method tools/list': 'test/mcp-server/stdio.test.ts (read from the README by its marker, run as written)',
 };
 
 let dir: string;

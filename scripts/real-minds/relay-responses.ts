@@ -5,7 +5,7 @@
  *
  *   node --import tsx scripts/real-minds/relay-responses.ts --dir <folder>
  *
- * The streaming is test/servers/scripted-responses.ts itself: this relay holds each request until
+ * The streaming is test/doubles/scripted-responses.ts itself: this relay holds each request until
  * its reply exists, then forwards it, reply attached, to a scripted server that answers with it.
  * <dir>/env.json gets the environment a parley server needs to consult through the real codex binary.
  */
@@ -13,10 +13,10 @@ import { existsSync, readdirSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { join } from 'node:path';
-import { makeCodexHome } from '../../test/servers/codex-home.js';
-import { listenOnLoopback, readBody, sleepUnlessClosed } from '../../test/servers/http-helpers.js';
-import { startScriptedResponses, type RequestBody } from '../../test/servers/scripted-responses.js';
-import { lastUserText } from '../../test/consult/rig.js';
+import { makeCodexHome } from '../../test/doubles/codex-home.js';
+import { listenOnLoopback, readBody, sleepUnlessClosed } from '../../test/doubles/http-helpers.js';
+import { startScriptedResponses, type RequestBody } from '../../test/doubles/scripted-responses.js';
+import { lastUserText } from '../../test/mcp-server/consult/rig.js';
 import { cliArgs, repoRoot, say } from './common.js';
 
 const POLL_MS = 500;

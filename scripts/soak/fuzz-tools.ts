@@ -9,7 +9,7 @@
  * Counts server exits (the transport closing; the server is then restarted), hangs (a call past its
  * timeout plus its own waitSeconds), results whose structuredContent the SDK client rejects against
  * the tool's outputSchema, and flags in a recorded codex argv that parley's argv builder
- * (wrapper/codex/argv.ts) does not emit. Exits 1 unless all four are 0. CI: test/server/fuzz-tools.test.ts.
+ * (wrapper/codex/argv.ts) does not emit. Exits 1 unless all four are 0. CI: test/mcp-server/fuzz-tools.test.ts.
  */
 import { chmod, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';

@@ -8,7 +8,7 @@
  *   node --import tsx scripts/soak/kill-mid-consult.ts [--kills 20]
  *
  * Linux only (/proc). Prints kill.consults and kill.codexLeft; exits 1 unless codexLeft is 0 and
- * every round was killed mid-consult. CI: test/codex/kill-mid-consult.test.ts.
+ * every round was killed mid-consult. CI: test/wrapper/codex/kill-mid-consult.test.ts.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -18,8 +18,8 @@ import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { makeCodexHome } from '../../test/servers/codex-home.js';
-import { startScriptedResponses } from '../../test/servers/scripted-responses.js';
+import { makeCodexHome } from '../../test/doubles/codex-home.js';
+import { startScriptedResponses } from '../../test/doubles/scripted-responses.js';
 import { killAll, processesWithEnv } from '../../wrapper/codex/process-tree.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');

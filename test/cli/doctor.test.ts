@@ -13,7 +13,7 @@ import { join, resolve } from 'node:path';
 import { execa } from 'execa';
 import { afterAll, describe, expect, it } from 'vitest';
 import { claudeFinding, claudeLoginFinding, keyFindings, nodeFinding, pluginFinding, renderHuman } from '../../cli/doctor-checks.js';
-import { startScriptedChat } from '../servers/scripted-chat.js';
+import { startScriptedChat } from '../doubles/scripted-chat.js';
 
 const repo = resolve(import.meta.dirname, '../..');
 const parleyArgs = ['--import', join(repo, 'node_modules/tsx/dist/loader.mjs'), join(repo, 'cli/main.ts')];

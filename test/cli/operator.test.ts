@@ -6,9 +6,9 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { terminalHint } from '../../mcp-server/stdio.js';
-import { startScriptedChat } from '../servers/scripted-chat.js';
-import { FOUR_AGENT_DEBATE, debaterScript } from '../debate/scripts.js';
-import { dialogicMatrix, startDialogicWorld, writeMatrixFile } from '../sweep/worlds.js';
+import { startScriptedChat } from '../doubles/scripted-chat.js';
+import { FOUR_AGENT_DEBATE, debaterScript } from '../protocols/debate/scripts.js';
+import { dialogicMatrix, startDialogicWorld, writeMatrixFile } from '../protocols/sweep/worlds.js';
 
 /** The CLI from its sources, as a child process: what a person at a shell sees. */
 const repo = resolve(import.meta.dirname, '../..');

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { finiteNumber, positiveInteger } from '../../cli/option-parsers.js';
 import { registerDebateCommand } from '../../cli/debate.js';
-import { runCli } from '../cli-capture.js';
+import { runCli } from './cli-capture.js';
 
 describe('number options, by their exact written form', () => {
   it('a whole number of at least 1', () => {

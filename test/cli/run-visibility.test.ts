@@ -5,7 +5,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { startScriptedChat, type ScriptedChat } from '../servers/scripted-chat.js';
+import { startScriptedChat, type ScriptedChat } from '../doubles/scripted-chat.js';
 
 /** What a person at a shell sees of a protocol run: the CLI from its sources as a child process. */
 const repo = resolve(import.meta.dirname, '../..');

@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { registerReportCommand } from '../../cli/report.js';
 import { createDeps } from '../../mcp-server/deps.js';
 import { AUDIT_WARNING } from '../../state/audit-log.js';
-import { runCli } from '../cli-capture.js';
+import { runCli } from '../cli/cli-capture.js';
 import { makeTempDir } from './helpers.js';
 
 let home: string;

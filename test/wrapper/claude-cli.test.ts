@@ -4,8 +4,8 @@ import { buildClaudeArgs, parseClaudeOutput, promptWithHistory } from '../../wra
 import { createBackend } from '../../wrapper/model-spec.js';
 import { sendStructured } from '../../wrapper/structured.js';
 import { z } from 'zod';
-import { claudeBin, createClaudeHome, type ClaudeHome } from '../servers/claude-home.js';
-import { startScriptedAnthropic, type AnthropicReply, type AnthropicRequestRecord, type ScriptedAnthropic } from '../servers/scripted-anthropic.js';
+import { claudeBin, createClaudeHome, type ClaudeHome } from '../doubles/claude-home.js';
+import { startScriptedAnthropic, type AnthropicReply, type AnthropicRequestRecord, type ScriptedAnthropic } from '../doubles/scripted-anthropic.js';
 
 const cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {

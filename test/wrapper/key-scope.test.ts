@@ -2,9 +2,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { productionDepsOptions } from '../../mcp-server/production.js';
 import { isConfiguredEndpoint } from '../../wrapper/key-scope.js';
 import { BackendError } from '../../wrapper/backend.js';
-import { agentsOn, debaterScript, FOUR_AGENT_DEBATE } from '../debate/scripts.js';
-import { startScriptedChat, type ScriptedChat } from '../servers/scripted-chat.js';
-import { startHarness, type Harness } from '../server/harness.js';
+import { agentsOn, debaterScript, FOUR_AGENT_DEBATE } from '../protocols/debate/scripts.js';
+import { startScriptedChat, type ScriptedChat } from '../doubles/scripted-chat.js';
+import { startHarness, type Harness } from '../mcp-server/harness.js';
 
 const KEY = 'parley-key-0123456789abcdef';
 let harness: Harness | undefined;

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { BackendError } from '../../wrapper/backend.js';
 import { createBackend } from '../../wrapper/model-spec.js';
-import { startScriptedChat, type ChatReply, type ChatRequestRecord, type ScriptedChat } from '../servers/scripted-chat.js';
+import { startScriptedChat, type ChatReply, type ChatRequestRecord, type ScriptedChat } from '../doubles/scripted-chat.js';
 
 let server: ScriptedChat | undefined;
 afterEach(async () => {

@@ -2,8 +2,8 @@ import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createClaudeBackend } from '../../wrapper/claude-cli.js';
-import { claudeBin, createClaudeHome } from '../servers/claude-home.js';
-import { isTitleRequest, startScriptedAnthropic, type ScriptedAnthropic } from '../servers/scripted-anthropic.js';
+import { claudeBin, createClaudeHome } from '../doubles/claude-home.js';
+import { isTitleRequest, startScriptedAnthropic, type ScriptedAnthropic } from '../doubles/scripted-anthropic.js';
 
 const cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {

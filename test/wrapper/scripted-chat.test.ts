@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import OpenAI from 'openai';
-import { startScriptedChat, type ScriptedChat } from '../servers/scripted-chat.js';
+import { startScriptedChat, type ScriptedChat } from '../doubles/scripted-chat.js';
 
 let server: ScriptedChat | undefined;
 afterEach(async () => {

@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createBackend } from '../../wrapper/model-spec.js';
 import { extractJson, sendStructured } from '../../wrapper/structured.js';
-import { startScriptedChat, type ChatReply, type ScriptedChat } from '../servers/scripted-chat.js';
+import { startScriptedChat, type ChatReply, type ScriptedChat } from '../doubles/scripted-chat.js';
 
 const Verdict = z.object({ verdict: z.enum(['accept', 'reject']), reason: z.string().min(1) });
 

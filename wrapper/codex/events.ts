@@ -4,7 +4,7 @@ import { z } from 'zod';
  * `codex exec --json` events (0.169). Every line is validated; an unknown shape is kept, never fatal.
  * Upstream defines them in codex-rs/exec/src/exec_events.rs; @openai/codex-sdk mirrors them as types
  * (not imported: it lags the CLI and pins its own copy of it, see CONTRIBUTING.md). The shapes it
- * declares are a test table in test/codex/parsers.test.ts.
+ * declares are a test table in test/wrapper/codex/parsers.test.ts.
  */
 const count = z.number().int().nonnegative();
 

@@ -1,0 +1,85 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { readdir } from 'node:fs/promises';
+import type { ResponsesScriptStep } from '../../doubles/scripted-responses.js';
+import { lastUserText, closeOpenRigs, startConsultRig } from './rig.js';
+
+afterEach(closeOpenRigs);
+
+const FIRST = [
+  'Short answer: Redis.',
+  '',
+  '1. INFERENCE: Use Redis; it keeps sessions across a restart and offers data structures the app can grow into.',
+  '2. GUESS: Memcached is faster for plain string values.',
+].join('\n');
+const DEFENSE = 'Re P1.2: INFERENCE: multithreaded Memcached serves more small GETs per core than single-threaded Redis; the gap shows above about 100k ops/s.';
+
+function consultee({ body }: { body: unknown }): ResponsesScriptStep {
+  const prompt = lastUserText(body);
+  if (prompt.includes('Iteration 1/2')) return { text: FIRST };
+  if (prompt.includes('Iteration 2/2')) return { text: DEFENSE };
+  return { status: 500, errorBody: `unexpected prompt: ${prompt.slice(0, 200)}` };
+}
+
+describe('quick mode through the MCP tools (stdio, real codex)', () => {
+  it('a binary question from start to answer: 3 tool calls, 2 Codex turns, no challenge ids, nothing on disk', async () => {
+    const r = await startConsultRig(consultee);
+    let calls = 0;
+    const call = (name: string, args: Record<string, unknown>) => {
+      calls += 1;
+      return r.ok(name, args);
+    };
+
+    // Call 1: start asks Codex at once (cwd 'empty', from the rig: a folder outside the state folder).
+    const started = await call('delib_start', { question: 'Redis or Memcached for the session cache?', mode: 'quick', consult: { waitSeconds: 30 } });
+    const id: string = started.deliberationId;
+    expect(started.at).toBe('n=1 active');
+    expect(started.consult).toMatchObject({ status: 'done', codex: { turns: 1 } });
+    expect(started.consult.reply).toMatchObject({
+      iteration: 1,
+      headline: 'Short answer: Redis.',
+      points: [
+        { id: 'P1.1', label: 'INFERENCE', text: expect.stringContaining('keeps sessions across a restart') },
+        { id: 'P1.2', label: 'GUESS', text: expect.stringContaining('Memcached is faster') },
+      ],
+    });
+    expect(r.prompts()[0]).toContain('Iteration 1/2 (quick: short answer).');
+
+    // Call 2: the whole judgment; the objection goes by point id, and the same call fetches the answer.
+    const judged = await call('delib_judge', {
+      deliberationId: id,
+      points: [
+        { id: 'P1.1', verdict: 'AGREE', claimType: 'value', reason: 'surviving a restart matters more than raw speed for sessions' },
+        { id: 'P1.2', verdict: 'SKEPTICAL', flaw: 'No measurement shows a speed gap that matters at a session cache load.' },
+      ],
+      phase: { advance: true },
+      consult: { waitSeconds: 30 },
+    });
+    expect(judged.refused).toBeUndefined();
+    expect(judged.at).toBe('n=2 active');
+    expect(judged.consult).toMatchObject({ status: 'done', codex: { turns: 1 } });
+    expect(judged.consult.reply.answers).toEqual([{ point: 'P1.2', text: expect.stringContaining('multithreaded Memcached') }]);
+    expect(judged.effects.join('\n')).toMatch(/P1\.2 defended/);
+    expect(r.prompts()[1]).toMatch(/Objections \(answer each by point id: "Re P1\.2: \.\.\." or concede it\)/);
+
+    // Call 3: place the defended point, end, and get the report with the answer in the same call.
+    const answered = await call('delib_judge', {
+      deliberationId: id,
+      points: [{ id: 'P1.2', bucket: 'dismissed', tag: 'FALSE', reason: 'a session cache runs far below the load where the gap shows' }],
+      phase: { advance: true },
+      synthesis: { recommendation: 'Redis', confidence: 'high', caveats: ['Revisit above 100k ops/s'] },
+    });
+    expect(answered.at).toBe('n=2 terminated');
+    expect(answered.consult).toBeUndefined();
+    expect(answered.report).toMatch(/AGREED[\s\S]*P1\.1[\s\S]*DISMISSED[\s\S]*P1\.2/);
+
+    expect(calls).toBeLessThanOrEqual(4);
+    expect(r.server.requests).toHaveLength(2);
+    // No challenge ids anywhere Codex looked: objections go by point id.
+    for (const prompt of r.prompts()) expect(prompt).not.toMatch(/\bC\d+\b/);
+    expect(JSON.stringify(r.server.requests.map((req) => req.body.input))).not.toMatch(/Re C\d|\bC1\b/);
+    // The whole deliberation lived in memory.
+    expect(await readdir(r.stateDir, { recursive: true })).toEqual([]);
+    const status = await r.ok('delib_status', { deliberationId: id });
+    expect(status).toMatchObject({ mode: 'quick', n: 2, status: 'terminated', buckets: { agreed: ['P1.1'], dismissed: ['P1.2 FALSE'] } });
+  });
+});

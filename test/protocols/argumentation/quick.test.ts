@@ -1,0 +1,62 @@
+import { describe, expect, it } from 'vitest';
+import type { DeliberationState } from '../../../schemas/argumentation.js';
+import { buildConsulteePrompt, nextConsulteePrompt, nextLegalMoves, replyView } from '../../../protocols/argumentation/index.js';
+import { advance, agreeValue, judge, judged, points, recommendation, refusedWith, reply, skeptical, start, step } from './helpers.js';
+
+const quick = () => reply(start({ mode: 'quick', constraints: ['No new services'] }), '1. Use Postgres SKIP LOCKED. INFERENCE\n2. Redis Streams add a service. EVIDENCE: compose.yml:1\n3. Both handle 50 jobs/s. GUESS');
+/** n=2: P1.1 agreed, P1.2 and P1.3 objected to. */
+const objected = () => judged(quick(), { ...points(['P1.1', agreeValue], ['P1.2', skeptical], ['P1.3', { verdict: 'REJECT', flaw: 'Nobody measured 50 jobs/s.', claimType: 'empirical', evidence: 'no benchmark in the repo', terminalWhy: 'a guess cannot settle throughput' }]), ...advance });
+const noChallengeIds = (prompt: string) => expect(prompt).not.toMatch(/\bC\d|Re C/);
+
+describe('quick mode', () => {
+  it('no prompt ever names a challenge id: objections go by point id', () => {
+    const first = start({ mode: 'quick' });
+    noChallengeIds(buildConsulteePrompt(first, 'first'));
+    const s = objected();
+    expect(s.challenges).toEqual([]);
+    const next = buildConsulteePrompt(s, 'next');
+    noChallengeIds(next);
+    expect(next).toContain('Re P1.2: ...');
+    expect(next).toContain('P1.3 (REJECT): Nobody measured 50 jobs/s.');
+    noChallengeIds(buildConsulteePrompt(s, 'recovery'));
+    noChallengeIds(nextConsulteePrompt(reply(s, 'prose only')).prompt);
+    noChallengeIds(nextConsulteePrompt(reply(first, 'prose only')).prompt);
+  });
+
+  it('"Re P1.3 — conceded" dismisses the point CONCEDED; a defense keeps it contested until placed', () => {
+    const s = reply(objected(), 'Re P1.2: a second service is cheap on our managed platform. INFERENCE\n\nRe P1.3 — conceded, nobody measured it.');
+    expect(s.buckets.dismissed).toMatchObject([{ pointId: 'P1.3', tag: 'CONCEDED' }]);
+    expect(s.points.find((p) => p.id === 'P1.2')).toMatchObject({ status: 'contested', defense: expect.stringContaining('managed platform') });
+    expect(replyView(s).answers).toMatchObject([{ point: 'P1.2', text: expect.stringContaining('managed platform') }]);
+    expect(nextLegalMoves(s)[0]?.why).toContain('place P1.2');
+    // CONCEDED comes only from a reply: the judgment's schema does not even offer it.
+    refusedWith(judge(s, points(['P1.2', { bucket: 'dismissed', tag: 'CONCEDED', reason: 'they gave part of it up' }])), 'invalid-input');
+    const r = judged(s, { ...points(['P1.2', { bucket: 'unresolved', status: 'tradeoff', crux: 'one more service against queue features' }]), ...advance });
+    expect(r.buckets.unresolved).toMatchObject([{ pointId: 'P1.2', status: 'tradeoff' }]);
+  });
+
+  it('a partial concession keeps the narrowed claim for the report', () => {
+    const s = reply(objected(), 'Re P1.2: partly conceded. Narrowed claim: Redis Streams add a service unless one is already run.');
+    expect(s.points.find((p) => p.id === 'P1.2')).toMatchObject({ status: 'contested', narrowed: expect.stringContaining('unless one is already run') });
+  });
+
+  it('ends at the first advance with nothing contested (convergence), else at the cap of 2', () => {
+    const settled = judged(quick(), { ...points(['P1.1', agreeValue], ['P1.2', agreeValue], ['P1.3', { triage: 'out-of-scope', reason: 'throughput is not the question' }]), ...advance });
+    expect([settled.n, settled.termination?.reason]).toEqual([1, 'convergence']);
+    expect(step(settled, 'synthesize', recommendation).report?.json.iterations).toBe(1);
+
+    let s: DeliberationState = objected();
+    s = judged(reply(s, 'Re P1.2: holds. INFERENCE\n\n1. Also consider pg-boss. GUESS'), { ...points(['P2.1', agreeValue]), ...advance });
+    expect([s.n, s.status, s.termination?.reason]).toEqual([2, 'terminated', 'iteration-cap']);
+    refusedWith(judge(s, advance), 'deliberation-terminated');
+    expect(nextLegalMoves(s).map((m) => m.move)).toEqual(['delib_judge']);
+  });
+
+  it('a contested point without any answer is placed after the end; synthesis waits for it', () => {
+    const s = judged(reply(objected(), 'No further points.'), advance);
+    expect(s.termination?.reason).toBe('iteration-cap');
+    refusedWith(judge(s, { synthesis: recommendation }), 'coverage');
+    const placed = judged(s, { ...points(['P1.2', { bucket: 'dismissed', tag: 'RISKY', reason: 'a second service is unwelcome here' }], ['P1.3', { bucket: 'dismissed', tag: 'FALSE', reason: 'no measurement supports it' }]), synthesis: recommendation });
+    expect(placed.report?.json.dismissed.map((d) => d.ref)).toEqual(['P1.2', 'P1.3']);
+  });
+});

@@ -1,0 +1,70 @@
+import { describe, expect, it } from 'vitest';
+import { buildConsulteePrompt, statusView } from '../../../protocols/argumentation/index.js';
+import { advance, agreeValue, judge, judged, points, refusedWith, reply, skeptical, withTwoPoints } from './helpers.js';
+
+const warrant = { phase: { stressTestWarranted: true } };
+const warrantAndAdvance = { phase: { stressTestWarranted: true, advance: true } };
+const record = { stressTest: { objection: 'Redis licensing changed', severity: 'mitigable', response: 'Valkey is a drop-in fork' } };
+const standard = () => withTwoPoints({ mode: 'standard' });
+const effects = (r: ReturnType<typeof judge>) => (r.ok ? r.effects : []);
+
+describe('stress test', () => {
+  it('a warrant persists and says why it cannot run yet', () => {
+    const r = judge(standard(), { ...points(['P1.1', skeptical]), ...warrant });
+    expect(r.ok && r.state.stressTest).toMatchObject({ warranted: true, required: false });
+    expect(effects(r)).toContain('stress test warranted; not yet: it runs once every point in play is Agreed (not yet: P1.1, P1.2)');
+    expect(r.ok && statusView(r.state).stressTest).toMatchObject({ warranted: true, blocker: expect.stringContaining('P1.1, P1.2') });
+  });
+
+  it('the advance says why a warranted test did not run', () => {
+    const s = judged(standard(), { ...points(['P1.1', skeptical]), ...warrant });
+    const r = judge(s, { ...points(['P1.2', agreeValue]), ...advance });
+    expect(effects(r)).toContain('stress test warranted but not run: it runs once every point in play is Agreed (not yet: P1.1)');
+    expect(r.ok && r.state.stressTest).toMatchObject({ warranted: true, required: false });
+  });
+
+  it('becomes required at the CONSTRUCTIVE advance once every live point is Agreed, extends CONSTRUCTIVE, and is recorded only once asked', () => {
+    let s = judged(standard(), { ...points(['P1.1', skeptical], ['P1.2', agreeValue]), ...warrantAndAdvance });
+    s = reply(s, 'I concede C1.\n\n1. Both options fit a five-person team, see P1.2. INFERENCE');
+    expect(s.buckets.dismissed[0]).toMatchObject({ pointId: 'P1.1', tag: 'CONCEDED' });
+    // Not asked yet: recording it is refused, and says what blocks it.
+    const early = judge(s, { ...points(['P2.1', agreeValue]), ...record });
+    expect(early.ok && early.refused?.[0]).toMatchObject({ rule: 'stress-test-not-asked', message: expect.stringContaining('warrant it') });
+    const r = judge(s, { ...points(['P2.1', agreeValue]), ...advance });
+    expect(effects(r)).toContain('stress test required: the next prompt asks for the strongest objection');
+    s = r.ok ? r.state : s;
+    expect([s.n, s.phase, s.extendedConstructive, s.stressTest.required]).toEqual([3, 'CONSTRUCTIVE', true, true]);
+    expect(effects(r)).toContain('extended CONSTRUCTIVE at n=3 (required stress test not run)');
+    expect(buildConsulteePrompt(s, 'next')).toContain('Stress test: give the single strongest objection');
+    expect(statusView(s).stressTest).toMatchObject({ required: true });
+    s = reply(s, '1. Strongest objection: Redis licensing changed, against P1.2. EVIDENCE: redis.io/legal');
+    s = judged(s, { ...points(['P3.1', agreeValue]), ...record });
+    expect(s.stressTest).toMatchObject({ objection: 'Redis licensing changed', severity: 'mitigable', iter: 3 });
+    expect(statusView(s).stressTest).toEqual({ ran: true, severity: 'mitigable' });
+    refusedWith(judge(s, { stressTest: { objection: 'x', severity: 'fatal', response: 'y' } }), 'stress-test-done');
+    s = judged(s, advance);
+    expect([s.n, s.phase]).toEqual([4, 'DEVELOPMENT']);
+  });
+
+  it('a warrant when everything is already Agreed makes it required at the very next advance, with no extension needed', () => {
+    let s = judged(standard(), { ...points(['P1.1', agreeValue], ['P1.2', agreeValue]), ...warrantAndAdvance });
+    expect([s.n, s.stressTest.required]).toEqual([2, true]);
+    s = judged(reply(s, '1. Strongest objection: licensing, on P1.1. INFERENCE'), { ...points(['P2.1', agreeValue]), stressTest: { ...record.stressTest, severity: 'fatal' } });
+    expect(s.surfacedQuestions[0]?.text).toContain('fatal objection');
+    s = judged(s, advance);
+    expect([s.n, s.phase, s.extendedConstructive]).toEqual([3, 'DEVELOPMENT', false]);
+  });
+
+  it('after CONSTRUCTIVE a warrant says it cannot run any more', () => {
+    let s = judged(standard(), { ...points(['P1.1', skeptical], ['P1.2', agreeValue]), ...advance });
+    s = judged(reply(s, 'Re C1: holds. INFERENCE'), { challenges: [{ id: 'C1', verdict: 'accepted', claimType: 'value', reason: 'warm restarts matter to this team' }], ...advance });
+    expect(s.phase).toBe('DEVELOPMENT');
+    const r = judge(reply(s, 'No further points.'), warrant);
+    expect(effects(r)).toContain('stress test warranted; not yet: CONSTRUCTIVE is over (it runs only there)');
+    expect(refusedWith(judge(reply(s, 'No further points.'), record), 'phase-closed')).toEqual(['delib_judge']);
+  });
+
+  it('minimal mode refuses a warrant', () => {
+    refusedWith(judge(withTwoPoints(), warrant), 'mode-minimal');
+  });
+});
