@@ -41,8 +41,10 @@ function advanceWhy(state: DeliberationState, nothingElse: boolean): string {
   const advance = nothingElse ? 'phase.advance' : 'then phase.advance';
   if (state.n >= iterationCap(state)) return `${advance}: it ends the deliberation (cap), so add synthesis`;
   if (state.mode === 'quick') return `${advance}: with nothing left contested it ends the deliberation, so add synthesis`;
-  if (state.scope.newPoints === 0) return `${advance}: the reply brought no new point, so if nothing stays disputed it ends the deliberation (convergence): add synthesis`;
-  return `${advance}: the reply brought new points, so another iteration follows (no synthesis yet)`;
+  // Convergence (iteration.ts): no new point, nothing open, and the disputed list as at the last advance.
+  if (state.scope.newPoints > 0) return `${advance}: the reply brought new points, so another iteration follows (no synthesis yet)`;
+  if (state.scope.disputedAtLastAdvance.length) return `${advance}: Codex answers the outcome of the challenges open until now, so another iteration follows (no synthesis yet)`;
+  return `${advance}: it ends the deliberation (convergence) unless this judgment leaves a challenge open: add synthesis`;
 }
 
 /** What the next judgment must cover, in words. */

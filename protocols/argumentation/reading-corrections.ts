@@ -13,7 +13,7 @@ export const ReadingCorrection = z.object({
 export type ReadingCorrection = z.infer<typeof ReadingCorrection>;
 
 const USABLE: Record<PendingReading['kind'] | 'challenge', ReadingCorrection['as'][]> = {
-  section: ['point', 'question'],
+  section: ['point', 'question', 'defense'],
   question: ['question', 'point'],
   answer: ['defense', 'concession', 'point'],
   mention: ['defense', 'point'],
@@ -59,7 +59,9 @@ export function correctReading(state: DeliberationState, input: ReadingCorrectio
   const next = draft(state);
   const current = next.readings!.find((r) => r.iter === next.n)!;
   const challenge = findChallenge(next, input.ref);
-  const item = current.pending.find((p) => p.ref === input.ref);
+  // A new point of this reply that is really part of an answer (a quote inside "Re C2") reads as a mention would.
+  const ownPoint = next.points.find((p) => p.id === input.ref && p.iter === next.n && p.source === 'consultee');
+  const item = current.pending.find((p) => p.ref === input.ref) ?? (ownPoint && input.as === 'defense' ? { ref: ownPoint.id, kind: 'mention' as const, text: ownPoint.text } : undefined);
   if (!item && !challenge) {
     return refuse(state, 'unknown-reading-ref', `${input.ref} is not a part of the last reply awaiting a reading (${current.pending.map((p) => p.ref).join(', ') || 'none'}) nor a challenge.`);
   }
@@ -112,6 +114,8 @@ export function correctReading(state: DeliberationState, input: ReadingCorrectio
     if (point.status === 'pending-triage') next.scope.newPoints = Math.max(0, next.scope.newPoints - 1);
     text = point.text;
   }
+  // A part that goes on with a defense this reply already made is more of the same defense.
+  if (target.status === 'defended' && target.defenseIter === next.n && target.defense) text = `${target.defense}\n\n${text}`;
   mark();
   return accept(next, [`${pending.ref} read as an answer to ${target.id}`, answerAs(next, target, text, input.as as 'defense' | 'concession')], ctx);
 }

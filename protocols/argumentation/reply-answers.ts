@@ -70,13 +70,14 @@ const PARTIAL = [
   /\b(?:partly|partially|in part|half)\W+(?:\w+\W+){0,3}?(?:conced\w*|right|agree\w*|withdr\w*|accept\w*|valid|correct|fair|granted)/i,
   /\b(?:conced\w*|concession|withdr\w*|right|agree\w*|accept\w*|granted)\W+(?:\w+\W+){0,3}?(?:partly|partially|in part)\b/i,
   /\bpartial concession\b/i,
+  /\b(?:conced\w*|withdr\w*|accept\w*|grant\w*)\s+(?:a\s+|one\s+|some\s+)?part\b/i,
   /\bbut narrower\b|\bnarrower than\b|\bnarrow(?:ed|s|ing)? (?:it |this |the claim |my claim |p\d+\.\d+ )?(?:to|down)\b|\bp\d+\.\d+ narrowed\b/i,
   /\b(?:weaker|revised|scoped[- ]down|restated|smaller|narrower|narrowed|reduced) (?:claim|version|point)\b|\bnarrow(?:ing|ed)? (?:it|the claim|p\d|my claim)\b/i,
 ];
 const FULL = /\b(?:entirely|fully|in full|completely|outright|wholesale|without reservation|the whole (?:claim|point))\b/i;
 // What is kept after something is given up: "but the mechanism stands", "what I keep is ...", "not on the claim".
 const KEEP = /\b(?:but|however|though|still|that said|nonetheless|yet)\b[^.]*?\b(?:stands?|holds?|maintain\w*|keep\w*|remains?|survives?|defend\w*|stand by|the core|the rest|the broader|the underlying|the main|the direction)\b/i;
-const RETAIN = /\bwhat i (?:still )?(?:keep|maintain|can (?:still )?(?:support|defend|claim)|stand by)\b|\b(?:the|my) (?:claim|point|mechanism|direction|conclusion|recommendation) (?:still )?(?:stands|holds|survives)\b|\bnot (?:on |about )?the (?:claim|point|direction|conclusion|mechanism|substance)\b|\bis (?:still )?real\b|\bstill (?:bites|applies|matters|holds|stands)\b/i;
+const RETAIN = /\bwhat i (?:still )?(?:keep|maintain|claim|can (?:still )?(?:support|defend|claim)|stand by)\b|\b(?:the|my) (?:claim|point|mechanism|direction|conclusion|recommendation) (?:still )?(?:stands|holds|survives)\b|\bnot (?:on |about )?the (?:claim|point|direction|conclusion|mechanism|substance)\b|\bis (?:still )?real\b|\bstill (?:bites|applies|matters|holds|stands)\b/i;
 const CONCEDE_OBJECT = /\bconced\w*\s+(?:the|that|on)\b[^.]{0,120}?(?:\bbut\b|;\s*(?:the|my|what)|\bnot the\b|\bwhile\b)/i;
 
 function unnegated(text: string): string {
@@ -102,7 +103,7 @@ const STATED = [
   `\\b(?:narrow(?:ed|er)|revised|weaker|remaining|kept|restated|scoped[- ]down|smaller|reduced) (?:claim|version|point|P\\d+\\.\\d+)${SEPARATOR}`,
   `\\bnarrowed P\\d+\\.\\d+${SEPARATOR}`,
   '\\bnarrow(?:ed|s|ing)? (?:(?:it|this|the claim|my claim|P\\d+\\.\\d+) )?(?:down )?to\\s*[:—–]?\\s*',
-  `\\bwhat (?:i (?:still )?(?:keep|maintain|stand by|can (?:still )?(?:support|defend|claim))|(?:still )?(?:remains|stands|holds)(?: true)?)${SEPARATOR}`,
+  `\\bwhat (?:i (?:still )?(?:keep|maintain|claim|stand by|can (?:still )?(?:support|defend|claim))|(?:still )?(?:remains|stands|holds)(?: true)?)${SEPARATOR}`,
 ].map((source) => new RegExp(`${source}([^\\n]+)`, 'i'));
 const GIVEN = [...PARTIAL, HARD, SOFT];
 const TURN = /\b(?:but|however|though|that said|nonetheless|yet)\b[,:]?\s*/i;

@@ -50,6 +50,8 @@ function numbered(line: string, iteration?: number): { number: number; rest: str
   const m = numberedPattern(iteration).exec(line);
   const g = m?.groups;
   if (!m || !g || indentOf(line) > 1) return undefined;
+  // "- (4) quoted text": a bullet that cites a numbered part of something else, not the consultee's point 4.
+  if (g.paren && /^\s*[-+*]\s/.test(line)) return undefined;
   let rest = line.slice(m[0].length).trimEnd();
   const closed = g.inner ?? g.close;
   // "**1. Title** body": the bold wraps the title too, so keep its opening marks.

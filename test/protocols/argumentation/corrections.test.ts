@@ -49,6 +49,19 @@ describe('reading corrections', () => {
     expect(judged(r, { challenges: [{ id: 'C1', verdict: 'accepted', claimType: 'value', reason: 'warm restarts matter for this team' }] }).buckets.agreed.map((a) => a.pointId)).toEqual(['P1.2', 'P1.1']);
   });
 
+  it('reads the rest of a defense the reader took for a point or a section as that defense (2026-11-24 m4: a quote inside "Re C2")', () => {
+    const s = reply(challenged(), 'Re C1: warm restarts matter here. INFERENCE\n\n1. "persistence is on by default since 7.0" EVIDENCE: redis.conf:1\n\n---\n\nSo the restart case stands.');
+    expect(s.challenges[0]).toMatchObject({ status: 'defended', defenseIter: 2 });
+    const section = pending(s).find((p) => p.kind === 'section')!;
+    const r = judged(s, { reading: [{ ref: 'P2.1', as: 'defense', challenge: 'C1' }, { ref: section.ref, as: 'defense', challenge: 'C1' }] });
+    expect(r.points.map((p) => p.id)).toEqual(['P1.1', 'P1.2']);
+    expect(r.scope.newPoints).toBe(0);
+    expect(r.challenges[0]!.defense).toContain('warm restarts matter here');
+    expect(r.challenges[0]!.defense).toContain('persistence is on by default since 7.0');
+    expect(r.challenges[0]!.defense).toContain('So the restart case stands.');
+    refusedWith(judge(r, read('P1.2', 'defense', 'C1')), 'unknown-reading-ref');
+  });
+
   it('a REJECT dismissed as undefended by the reading comes back when the mention is read as its defense', () => {
     const s = reply(challenged(REJECT), '1. This falls out of C1: the default changed in 7.0. EVIDENCE: redis.conf:1');
     expect(s.buckets.dismissed).toMatchObject([{ pointId: 'P1.1', tag: 'UNDEFENDED' }]);
