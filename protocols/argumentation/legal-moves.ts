@@ -39,12 +39,12 @@ function terminatedMoves(state: DeliberationState): LegalMove[] {
  */
 function advanceWhy(state: DeliberationState, nothingElse: boolean): string {
   const advance = nothingElse ? 'phase.advance' : 'then phase.advance';
-  if (state.n >= iterationCap(state)) return `${advance}: it ends the deliberation (cap), so add synthesis`;
-  if (state.mode === 'quick') return `${advance}: with nothing left contested it ends the deliberation, so add synthesis`;
+  if (state.n >= iterationCap(state)) return `${advance}: ends the deliberation (cap): add synthesis`;
+  if (state.mode === 'quick') return `${advance}: ends the deliberation if nothing stays contested: add synthesis`;
   // Convergence (iteration.ts): no new point, nothing open, and the disputed list as at the last advance.
-  if (state.scope.newPoints > 0) return `${advance}: the reply brought new points, so another iteration follows (no synthesis yet)`;
-  if (state.scope.disputedAtLastAdvance.length) return `${advance}: Codex answers the outcome of the challenges open until now, so another iteration follows (no synthesis yet)`;
-  return `${advance}: it ends the deliberation (convergence) unless this judgment leaves a challenge open: add synthesis`;
+  if (state.scope.newPoints > 0) return `${advance} (new points: another iteration follows, no synthesis yet)`;
+  if (state.scope.disputedAtLastAdvance.length) return `${advance} (Codex answers the challenges' outcome: another iteration, no synthesis yet)`;
+  return `${advance}: ends the deliberation (convergence) unless a challenge stays open: add synthesis`;
 }
 
 /** What the next judgment must cover, in words. */

@@ -200,7 +200,7 @@ describe('argumentation through the MCP tools alone', () => {
     expect(judged.consult.reply).toEqual({ iteration: 2, nothingFurther: true, points: [] });
     expect(judged.effects).toContain('the consultee has nothing further');
     expect(judged.effects.join('\n')).not.toMatch(/format failure/);
-    expect(judged.next).toEqual([expect.stringMatching(/^delib_judge: phase\.advance: it ends the deliberation \(convergence\) unless this judgment leaves a challenge open: add synthesis$/)]);
+    expect(judged.next).toEqual([expect.stringMatching(/^delib_judge: phase\.advance: ends the deliberation \(convergence\) unless a challenge stays open: add synthesis$/)]);
 
     const ended = await h.ok('delib_judge', { deliberationId: id, phase: { advance: true }, synthesis: RECOMMENDATION });
     expect(ended.at).toBe('n=2 CONSTRUCTIVE terminated');

@@ -184,17 +184,17 @@ describe('next says when the advance can end the deliberation (so the synthesis 
 
   it('new points: another iteration follows, and it does', () => {
     const s = withTwoPoints({ mode: 'minimal' });
-    expect(judgeLine(s)).toMatch(/the reply brought new points, so another iteration follows \(no synthesis yet\)$/);
+    expect(judgeLine(s)).toMatch(/then phase\.advance \(new points: another iteration follows, no synthesis yet\)$/);
     expect(judged(s, { ...points(['P1.1', agreeValue], ['P1.2', agreeValue]), ...advance }).status).toBe('active');
   });
 
   it('a challenge open at the last advance, now answered: another iteration follows even when accepted; then a quiet reply ends it', () => {
     let s = reply(contested('minimal'), 'Re C1: warm restarts matter weekly. INFERENCE');
-    expect(judgeLine(s)).toMatch(/Codex answers the outcome of the challenges open until now, so another iteration follows/);
+    expect(judgeLine(s)).toMatch(/phase\.advance \(Codex answers the challenges' outcome: another iteration, no synthesis yet\)$/);
     s = judged(s, { ...accept, ...advance });
     expect(s.status).toBe('active');
     s = reply(s, 'Nothing further.');
-    expect(judgeLine(s)).toMatch(/it ends the deliberation \(convergence\) unless this judgment leaves a challenge open: add synthesis$/);
+    expect(judgeLine(s)).toMatch(/phase\.advance: ends the deliberation \(convergence\) unless a challenge stays open: add synthesis$/);
     expect(judged(s, advance).status).toBe('terminated');
   });
 });

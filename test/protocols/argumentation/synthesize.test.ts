@@ -129,7 +129,7 @@ describe('statusView and nextLegalMoves', () => {
     });
     const next = nextLegalMoves(s);
     expect(next.map((m) => m.move)).toEqual(['delib_judge']);
-    expect(next[0]?.why).toMatch(/^verdicts for P1\.2; .*then phase\.advance: the reply brought new points, so another iteration follows/);
+    expect(next[0]?.why).toMatch(/^verdicts for P1\.2; then phase\.advance \(new points: another iteration follows, no synthesis yet\)$/);
   });
 });
 
