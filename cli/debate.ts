@@ -20,6 +20,7 @@ export function registerDebateCommand(program: Command): void {
     .option('--role <text>', 'role or stance of the agent at the same position (repeatable)', collect, [])
     .option('--rounds <n>', 'rounds to run', positiveInteger, 3)
     .option('--options <list>', 'comma-separated answer options')
+    .addOption(new Option('--answer-kind <kind>', 'agents answer with one option, or with a distribution over the options').choices(['option', 'distribution']))
     .option('--ground-truth <answer>', 'the right answer, for the measures only (never shown to a model)')
     .option('--crit <judge>', 'score each round with CRIT using this judge model')
     .addOption(new Option('--crit-variant <variant>', 'CRIT scoring').choices(['gamma', 'pillars', 'both']).default('both'))
@@ -65,6 +66,7 @@ interface RunOptions {
   critVariant: 'gamma' | 'pillars' | 'both';
   rca?: string;
   pid?: boolean;
+  answerKind?: 'option' | 'distribution';
   anonymise: boolean;
   temperature?: number;
   config?: string;
@@ -91,6 +93,7 @@ async function buildConfig(question: string | undefined, options: RunOptions): P
     ...(options.crit && { crit: { judge: options.crit, variant: options.critVariant } }),
     ...(options.rca && { rca: { judge: options.rca } }),
     ...(options.pid && { pid: base.pid ?? {} }),
+    ...(options.answerKind && { answerKind: options.answerKind }),
     ...(options.temperature !== undefined && { temperature: options.temperature }),
   };
 }

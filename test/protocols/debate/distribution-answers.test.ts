@@ -11,6 +11,9 @@ import type { DebateAgent } from '../../../protocols/debate/agents.js';
 import { DebaterReply, DistributionDebaterReply, type DebateRound, type DebateTurn, type TurnRecord } from '../../../schemas/debate.js';
 import { startScriptedChat, type ScriptedChat } from '../../doubles/scripted-chat.js';
 import { agentsOn, debaterScript } from './scripts.js';
+import { registerDebateCommand } from '../../../cli/debate.js';
+import { runCli } from '../../cli/cli-capture.js';
+import { readFile } from 'node:fs/promises';
 
 const close = (value: number | null | undefined, expected: number) => expect(value).toBeCloseTo(expected, 6);
 const valid = (...distributions: Record<string, number>[]) =>
@@ -184,5 +187,26 @@ describe('a scripted distribution debate through the run loop', () => {
     close(r3!.js, 0.0023226);
     close(r3!.agreement, 0.9985346);
     close(r3!.voteEntropy, 0.7540341);
+  });
+});
+
+describe('from the command line', () => {
+  it('--answer-kind distribution asks for allocations and measures them as such', async () => {
+    const server = await startScriptedChat(debaterScript({ m1: [{ distribution: { Bonds: 3, Stocks: 1 } }], m2: [{ distribution: { Bonds: 0.5, Stocks: 0.5 } }] }));
+    const work = await mkdtemp(join(tmpdir(), 'parley-debate-dist-cli-'));
+    try {
+      const agentArgs = agentsOn(server.baseUrl, ['m1', 'm2']).flatMap((agent) => ['--agent', agent.model]);
+      const out = join(work, 'debate.json');
+      const ran = await runCli(registerDebateCommand, ['debate', 'Allocate the fund', ...agentArgs, '--options', 'Bonds,Stocks', '--answer-kind', 'distribution', '--rounds', '1', '--out', out]);
+      expect(ran.exitCode, ran.stderr).toBe(0);
+      const transcript = JSON.parse(await readFile(out, 'utf8'));
+      expect(transcript.config.answerKind).toBe('distribution');
+      expect(server.requests[0]!.messages[0]!.content).toContain('Answer with a distribution, not a single option');
+      // M = {Bonds: .625, Stocks: .375}: the top holding of the mean allocation.
+      expect(analyzeDebate(transcript).measures.rounds[0]).toMatchObject({ answerKind: 'distribution', majorityAnswer: 'Bonds' });
+    } finally {
+      await server.close();
+      await rm(work, { recursive: true, force: true });
+    }
   });
 });
