@@ -129,18 +129,41 @@ export function exportGraph(analysis: DebateAnalysis, format: 'json' | 'dot' | '
 const ROUND_COLUMNS = [
   'round', 'validAgents', 'formatFailures', 'callFailures', 'majorityAnswer', 'agreement', 'agentsInAgreement', 'unanimity',
   'voteEntropy', 'meanAgentEntropy', 'js', 'overlap', 'deltaJs', 'deltaOverlap', 'sycophancy', 'jsCollapseRatio', 'collapse',
-  'rebuttalDensity', 'referenceDensity', 'references', 'unresolvedReferences', 'rhoBar', 'beta', 'tiedAnswers',
+  'rebuttalDensity', 'referenceDensity', 'references', 'unresolvedReferences', 'rhoBar', 'beta', 'tiedAnswers', 'answerKind',
 ] as const satisfies readonly (keyof RoundMeasures)[];
+
+/** `option=weight|option=weight`, options sorted by code unit, weights rounded to 6 decimals; empty when absent. */
+function weightsCell(weights: Record<string, number> | null | undefined): CsvValue {
+  if (!weights) return null;
+  return Object.keys(weights)
+    .sort()
+    .map((option) => `${option}=${round6(weights[option]!)}`);
+}
+
+// Object-valued measures flattened to one cell each; appended after ROUND_COLUMNS so earlier columns keep their places.
+const FLAT_ROUND_COLUMNS: readonly [string, (round: RoundMeasures) => CsvValue][] = [
+  ['consensus', (round) => weightsCell(round.consensus)],
+  ['confidenceVoteAnswer', (round) => round.confidenceVote?.answer],
+  ['confidenceVoteTied', (round) => round.confidenceVote?.tiedAnswers],
+  ['confidenceVoteWeights', (round) => weightsCell(round.confidenceVote?.weights)],
+];
 
 const AGENT_COLUMNS = ['agentId', 'label', 'firstAnswer', 'finalAnswer', 'changes', 'inDegree', 'outDegree', 'conformity', 'obstinacy'] as const satisfies readonly (keyof AgentMeasures)[];
 
-/** One CSV table: per-round measures (default) or per-agent measures. */
+/**
+ * One CSV table: per-round measures (default) or per-agent measures. Round rows end with the flat
+ * forms of `consensus` and `confidenceVote` (FLAT_ROUND_COLUMNS); a missing value is an empty cell.
+ */
 export function measuresToCsv(analysis: DebateAnalysis, table: 'rounds' | 'agents' = 'rounds'): string {
-  const [columns, rows] =
-    table === 'rounds'
-      ? [ROUND_COLUMNS as readonly string[], analysis.measures.rounds as unknown as Record<string, unknown>[]]
-      : [AGENT_COLUMNS as readonly string[], analysis.measures.agents as unknown as Record<string, unknown>[]];
-  return toCsv(columns, rows.map((row) => columns.map((column) => row[column] as CsvValue)));
+  if (table === 'agents') {
+    return toCsv(AGENT_COLUMNS, analysis.measures.agents.map((agent) => AGENT_COLUMNS.map((column) => agent[column] as CsvValue)));
+  }
+  const header = [...ROUND_COLUMNS, ...FLAT_ROUND_COLUMNS.map(([name]) => name)];
+  const rows = analysis.measures.rounds.map((round) => [
+    ...ROUND_COLUMNS.map((column) => round[column] as CsvValue),
+    ...FLAT_ROUND_COLUMNS.map(([, cell]) => cell(round)),
+  ]);
+  return toCsv(header, rows);
 }
 
 function renderTable(measures: DebateMeasures): string {

@@ -135,8 +135,8 @@ describe('a scripted 4-agent, 3-round debate', () => {
     const saved = JSON.parse(await readFile(outPath, 'utf8'));
     expect(analyzeDebate(saved)).toEqual(analysis);
     const csv = measuresToCsv(analyzeDebate(saved));
-    expect(csv.split('\n')[0]).toMatch(/^round,validAgents,.*,rhoBar,beta,tiedAnswers$/);
-    expect(csv.split('\n')[1]).toMatch(/^1,4,0,0,,0\.5,2,.*,no\|yes$/);
+    expect(csv.split('\n')[0]).toMatch(/^round,validAgents,.*,rhoBar,beta,tiedAnswers,answerKind,consensus,confidenceVoteAnswer,confidenceVoteTied,confidenceVoteWeights$/);
+    expect(csv.split('\n')[1]).toMatch(/^1,4,0,0,,0\.5,2,.*,no\|yes,option,,yes,,yes=0\.3$/);
     expect(csv.split('\n')[2]).toMatch(/^2,4,0,0,yes,1,4,true,0,0,0,0,-1,/);
     expect(measuresToCsv(analysis, 'agents').split('\n')).toHaveLength(6);
   });

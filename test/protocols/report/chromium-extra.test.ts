@@ -2,24 +2,23 @@ import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
+import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { compareHtml, loadReportSource, reportHtml, type ReportSource } from '../../../protocols/report/index.js';
+import { launchChromium, type LaunchedChromium } from './browser.js';
 import { argumentationRun, debateRun, dialogicRun } from './fixtures.js';
 import { REASONING, sweepRun, tiedDebateRun } from './fixtures-extra.js';
 import { PHENOMENAI_RUN } from '../../doubles/interop.js';
 
-const CHROMIUM_FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 const SHOTS = resolve('test-output/report');
 
 let work: string;
-let profile: string;
+let chromium: LaunchedChromium | undefined;
 let browser: Browser;
 const pages: Record<string, string> = {};
 
 beforeAll(async () => {
   work = await mkdtemp(join(tmpdir(), 'parley-report-web-extra-'));
-  profile = await mkdtemp(join(tmpdir(), 'parley-chromium-profile-'));
   await mkdir(SHOTS, { recursive: true });
   const sweep = await sweepRun(work);
   const sweepRuns = (await readdir(sweep)).filter((name) => /^dlg-.*-r1\.json$/.test(name)).sort();
@@ -39,13 +38,13 @@ beforeAll(async () => {
   const members = await Promise.all(sweepRuns.map((name) => loadReportSource(join(sweep, name))));
   pages.compare = join(work, 'compare.html');
   await writeFile(pages.compare, await compareHtml([sources.sweep!, ...members, sources.debate!, sources.tied!, sources.foreign!, sources.argumentation!]));
-  browser = (await chromium.launchPersistentContext(profile, { executablePath: '/usr/bin/chromium', args: CHROMIUM_FLAGS, viewport: { width: 1400, height: 900 } })).browser()!;
+  chromium = await launchChromium({ width: 1400, height: 900 });
+  browser = chromium.browser;
 }, 180_000);
 
 afterAll(async () => {
-  await browser?.close();
+  await chromium?.close();
   await rm(work, { recursive: true, force: true });
-  await rm(profile, { recursive: true, force: true });
 });
 
 async function open(name: string): Promise<{ page: Page; problems: string[] }> {

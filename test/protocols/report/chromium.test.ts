@@ -2,23 +2,22 @@ import { mkdir, mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { compareHtml, loadReportSource, reportHtml, type ReportSource } from '../../../protocols/report/index.js';
+import { launchChromium, type LaunchedChromium } from './browser.js';
 import { argumentationRun, debateRun, dialogicRun } from './fixtures.js';
 import { PHENOMENAI_RUN } from '../../doubles/interop.js';
 
-const CHROMIUM_FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 const SHOTS = resolve('test-output/report');
 
 let work: string;
-let profile: string;
+let chromium: LaunchedChromium | undefined;
 let browser: Browser;
 const pages: Record<string, string> = {};
 
 beforeAll(async () => {
   work = await mkdtemp(join(tmpdir(), 'parley-report-web-'));
-  profile = await mkdtemp(join(tmpdir(), 'parley-chromium-profile-'));
   await mkdir(SHOTS, { recursive: true });
   const sources: Record<string, ReportSource> = {
     argumentation: await loadReportSource((await argumentationRun(work)).statePath),
@@ -32,14 +31,13 @@ beforeAll(async () => {
   }
   pages.compare = join(work, 'compare.html');
   await writeFile(pages.compare, await compareHtml([sources.debate!, { ...sources.debate!, label: 'copy.json' }, sources.dialogic!, sources.foreign!, sources.argumentation!]));
-  // One browser for every page (CI time); its profile is an empty folder of its own.
-  browser = (await chromium.launchPersistentContext(profile, { executablePath: '/usr/bin/chromium', args: CHROMIUM_FLAGS, viewport: { width: 1280, height: 900 } })).browser()!;
+  chromium = await launchChromium({ width: 1280, height: 900 });
+  browser = chromium.browser;
 }, 120_000);
 
 afterAll(async () => {
-  await browser?.close();
+  await chromium?.close();
   await rm(work, { recursive: true, force: true });
-  await rm(profile, { recursive: true, force: true });
 });
 
 interface Loaded {
