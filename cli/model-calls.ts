@@ -44,13 +44,14 @@ export function watchedBackends(live: LiveLine, labelOf: CallLabeler, make: (spe
 }
 
 /**
- * Checks every model of a run before it starts (keys, binaries, codex and claude logins) and throws
- * one error naming each role that cannot run and why; each distinct spec is checked once.
+ * Checks every model of a run (or of a sweep: `what` is what did not start) before it starts (keys,
+ * binaries, codex and claude logins) and throws one error naming each role that cannot run and why;
+ * each distinct spec is checked once.
  */
-export async function assertModelsReady(roles: readonly ModelRole[], env: NodeJS.ProcessEnv = process.env): Promise<void> {
+export async function assertModelsReady(roles: readonly ModelRole[], env: NodeJS.ProcessEnv = process.env, what = 'the run'): Promise<void> {
   const specs = [...new Set(roles.map((role) => role.spec))];
   const reasons = new Map(await Promise.all(specs.map(async (spec) => [spec, await whyNotReady(spec, env)] as const)));
   const problems = roles.filter((role) => reasons.get(role.spec) !== undefined).map((role) => `  ${role.label}: ${reasons.get(role.spec)}`);
   if (problems.length === 0) return;
-  throw new Error(`${problems.length === 1 ? 'a model' : `${problems.length} models`} cannot be used, so the run did not start:\n${problems.join('\n')}`);
+  throw new Error(`${problems.length === 1 ? 'a model' : `${problems.length} models`} cannot be used, so ${what} did not start:\n${problems.join('\n')}`);
 }

@@ -3,18 +3,23 @@ import { Command, Option } from 'commander';
 import { parse as parseYaml } from 'yaml';
 import {
   createSweepProgress,
+  expandSweep,
   loadSweepMatrix,
   mergeSweeps,
   parseComparison,
   parseShard,
   runSweep,
+  selectShard,
   summarizeSweep,
   summaryJson,
   writeSummaryFiles,
   type ComparisonSpec,
   type Shard,
 } from '../protocols/sweep/index.js';
-import { PriceTable } from '../schemas/sweep.js';
+import { DebateConfig } from '../schemas/debate.js';
+import { DialogicConfig } from '../schemas/dialogic.js';
+import { PriceTable, type SweepRunPlan } from '../schemas/sweep.js';
+import { assertModelsReady, type ModelRole } from './model-calls.js';
 import { reportFailure, runInterruptible } from './shared.js';
 import { asOptionParser, positiveInteger } from './option-parsers.js';
 
@@ -90,6 +95,9 @@ async function runCommand(matrixPath: string | undefined, options: RunOptions, s
   if (!options.out) throw new Error('give the sweep folder: --out dir/');
   const matrix = await loadSweepMatrix(matrixPath);
   const prices = options.prices ? PriceTable.parse(parseYaml(await readFile(options.prices, 'utf8'))) : undefined;
+  // Before the folder is made: a model that can only fail would fail every run it is in.
+  const plans = expandSweep(matrix);
+  await assertModelsReady(sweepModelRoles(options.shard ? selectShard(plans, options.shard) : plans), process.env, 'the sweep');
   const progress = createSweepProgress(process.stderr, options.progress === 'auto' ? process.stderr.isTTY === true : options.progress === 'tty');
   const report = await runSweep(matrix, {
     outDir: options.out,
@@ -110,6 +118,43 @@ async function runCommand(matrixPath: string | undefined, options: RunOptions, s
   // An interrupted sweep exits with 128+n (runInterruptible).
   if (signal.aborted) process.stderr.write('interrupted: rerun the same command to continue\n');
   else if (report.failed.length) process.exitCode = 1;
+}
+
+/**
+ * Each distinct model these runs call, once, labelled with every role it plays in them as the debate
+ * and dialogic commands name roles ("agent 2, CRIT judge (openai:gpt-4.1)"). A run whose config is
+ * invalid is left out: it fails on its config before calling any model.
+ */
+export function sweepModelRoles(plans: readonly SweepRunPlan[]): ModelRole[] {
+  const rolesBySpec = new Map<string, Set<string>>();
+  for (const plan of plans) {
+    for (const { role, spec } of planModels(plan)) {
+      const roles = rolesBySpec.get(spec) ?? new Set<string>();
+      rolesBySpec.set(spec, roles.add(role));
+    }
+  }
+  return [...rolesBySpec].map(([spec, roles]) => ({ label: `${[...roles].sort(byRoleName).join(', ')} (${spec})`, spec }));
+}
+
+const byRoleName = (a: string, b: string) => a.localeCompare(b, 'en', { numeric: true });
+
+function planModels(plan: SweepRunPlan): { role: string; spec: string }[] {
+  if (plan.protocol === 'dialogic') {
+    const parsed = DialogicConfig.safeParse(plan.config);
+    if (!parsed.success) return [];
+    return [
+      { role: 'model A', spec: parsed.data.modelA },
+      { role: 'model B', spec: parsed.data.modelB },
+    ];
+  }
+  const parsed = DebateConfig.safeParse(plan.config);
+  if (!parsed.success) return [];
+  const { agents, crit, rca } = parsed.data;
+  return [
+    ...agents.map((agent, index) => ({ role: `agent ${index + 1}`, spec: agent.model })),
+    ...(crit ? [{ role: 'CRIT judge', spec: crit.judge }] : []),
+    ...(rca ? [{ role: 'RCA judge', spec: rca.judge }] : []),
+  ];
 }
 
 const parseShardOption: (value: string) => Shard = asOptionParser(parseShard);
