@@ -3,8 +3,8 @@ import { Command, Option } from 'commander';
 import { analyzeDebate, exportGraph, measuresToCsv, parseDebateConfig, runDebateToFile } from '../protocols/debate/index.js';
 import { resolveAgents } from '../protocols/debate/agents.js';
 import type { DebateConfigInput } from '../schemas/debate.js';
-import { assertModelsReady, watchedBackends, type CallLabeler, type ModelRole } from './model-calls.js';
-import { progressDisplay, reportFailure, runInterruptible } from './shared.js';
+import { runWatched, type CallLabeler, type ModelRole } from './model-calls.js';
+import { reportFailure, runInterruptible } from './shared.js';
 import { finiteNumber, positiveInteger } from './option-parsers.js';
 
 const FORMATS = ['json', 'csv', 'dot', 'mermaid', 'table'] as const;
@@ -101,25 +101,14 @@ async function buildConfig(question: string | undefined, options: RunOptions): P
 async function runCommand(question: string | undefined, options: RunOptions, signal: AbortSignal): Promise<void> {
   const config = await buildConfig(question, options);
   const { roles, labelOf } = debateRoles(config);
-  await assertModelsReady(roles);
-  const display = progressDisplay(process.stderr);
-  try {
-    const transcript = await runDebateToFile(config, {
-      outPath: options.out,
-      ...(options.dir !== undefined && { dir: options.dir }),
-      signal,
-      backendFor: watchedBackends(display, labelOf),
-      onProgress: display.update,
-    });
-    display.end();
-    const replayed = transcript.rounds.flatMap((round) => round.turns).filter((turn) => turn.replayed).length;
-    process.stdout.write(
-      `wrote ${options.out}: ${transcript.stop.roundsRun} round(s), stopped by ${transcript.stop.reason}${replayed ? `, ${replayed} call(s) replayed from the audit log` : ''}\n\n` +
-        analyzeDebate(transcript).table,
-    );
-  } finally {
-    display.end();
-  }
+  const transcript = await runWatched(roles, labelOf, (watch) =>
+    runDebateToFile(config, { outPath: options.out, ...(options.dir !== undefined && { dir: options.dir }), signal, ...watch }),
+  );
+  const replayed = transcript.rounds.flatMap((round) => round.turns).filter((turn) => turn.replayed).length;
+  process.stdout.write(
+    `wrote ${options.out}: ${transcript.stop.roundsRun} round(s), stopped by ${transcript.stop.reason}${replayed ? `, ${replayed} call(s) replayed from the audit log` : ''}\n\n` +
+      analyzeDebate(transcript).table,
+  );
 }
 
 /** Each model's role in the debate, and which role a call is for (agents carry a system prompt, judges none). */

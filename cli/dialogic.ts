@@ -4,8 +4,8 @@ import { Command, Option } from 'commander';
 import { analyzeDialogic, exportDictionaryTerms, runDialogicToFile } from '../protocols/dialogic/index.js';
 import { PersonaAssignment, SeedLevel } from '../schemas/dialogic.js';
 import { runFolderFor } from '../protocols/run-folder.js';
-import { assertModelsReady, watchedBackends } from './model-calls.js';
-import { progressDisplay, reportFailure, runInterruptible } from './shared.js';
+import { runWatched } from './model-calls.js';
+import { reportFailure, runInterruptible } from './shared.js';
 import { finiteNumber, positiveInteger } from './option-parsers.js';
 
 /** `parley dialogic ...`: run the protocol, `analyze` a run file, `export` its agreed terms. */
@@ -71,15 +71,14 @@ interface RunOptions {
 async function runCommand(options: RunOptions, signal: AbortSignal): Promise<void> {
   if (!options.modelA || !options.modelB) throw new Error('give both --model-a <spec> and --model-b <spec>');
   const { modelA, modelB } = options;
-  await assertModelsReady([
+  const roles = [
     { label: `model A (${modelA})`, spec: modelA },
     { label: `model B (${modelB})`, spec: modelB },
-  ]);
-  const display = progressDisplay(process.stderr);
+  ];
   // One spec for both models: a call cannot tell which of them it is for.
   const labelOf = (spec: string) => (modelA === modelB ? `model A or B (${spec})` : spec === modelA ? `model A (${spec})` : `model B (${spec})`);
-  try {
-    const output = await runDialogicToFile(
+  const output = await runWatched(roles, labelOf, (watch) =>
+    runDialogicToFile(
       {
         modelA,
         modelB,
@@ -90,28 +89,19 @@ async function runCommand(options: RunOptions, signal: AbortSignal): Promise<voi
         anonymise: options.anonymise,
         maxCycles: options.maxCycles,
       },
-      {
-        outPath: options.out,
-        ...(options.dir !== undefined && { dir: options.dir }),
-        signal,
-        backendFor: watchedBackends(display, labelOf),
-        onProgress: display.update,
-      },
-    );
-    display.end();
-    const { run } = output;
-    process.stdout.write(
-      [
-        `wrote ${options.out}: ${run.submitted_terms.length} agreed, ${run.dropped_terms.length} dropped, stopped by ${output.stopReason} after ${output.cyclesCompleted} cycle(s)`,
-        `model calls: ${output.calls.sent} sent, ${output.calls.replayed} replayed from the audit log (${output.files.audit})`,
-        '',
-        analyzeDialogic(output).table,
-        '',
-      ].join('\n'),
-    );
-  } finally {
-    display.end();
-  }
+      { outPath: options.out, ...(options.dir !== undefined && { dir: options.dir }), signal, ...watch },
+    ),
+  );
+  const { run } = output;
+  process.stdout.write(
+    [
+      `wrote ${options.out}: ${run.submitted_terms.length} agreed, ${run.dropped_terms.length} dropped, stopped by ${output.stopReason} after ${output.cyclesCompleted} cycle(s)`,
+      `model calls: ${output.calls.sent} sent, ${output.calls.replayed} replayed from the audit log (${output.files.audit})`,
+      '',
+      analyzeDialogic(output).table,
+      '',
+    ].join('\n'),
+  );
 }
 
 async function readJson(path: string): Promise<unknown> {

@@ -1,7 +1,9 @@
 import { BackendError, type Backend, type Conversation } from '../wrapper/backend.js';
 import { createBackend } from '../wrapper/model-spec.js';
 import { whyNotReady } from '../wrapper/readiness.js';
+import type { RunProgress } from '../protocols/run-protocol.js';
 import type { LiveLine } from './live-line.js';
+import { progressDisplay } from './shared.js';
 
 /** Who a call is for, from its spec and conversation: "agent 2 (codex:gpt-5)". */
 export type CallLabeler = (spec: string, conversation: Conversation) => string;
@@ -54,4 +56,24 @@ export async function assertModelsReady(roles: readonly ModelRole[], env: NodeJS
   const problems = roles.filter((role) => reasons.get(role.spec) !== undefined).map((role) => `  ${role.label}: ${reasons.get(role.spec)}`);
   if (problems.length === 0) return;
   throw new Error(`${problems.length === 1 ? 'a model' : `${problems.length} models`} cannot be used, so ${what} did not start:\n${problems.join('\n')}`);
+}
+
+/** What a watched run gives its protocol: backends that report each call, and the progress sink. */
+export interface Watch {
+  backendFor: (spec: string) => Backend;
+  onProgress: (update: RunProgress) => void;
+}
+
+/**
+ * A protocol run from the command line: its models checked first (nothing is called when one cannot
+ * be used), then run with the live line on stderr, which is cleared before the result is printed.
+ */
+export async function runWatched<T>(roles: readonly ModelRole[], labelOf: CallLabeler, run: (watch: Watch) => Promise<T>): Promise<T> {
+  await assertModelsReady(roles);
+  const display = progressDisplay(process.stderr);
+  try {
+    return await run({ backendFor: watchedBackends(display, labelOf), onProgress: display.update });
+  } finally {
+    display.end();
+  }
 }

@@ -1,7 +1,6 @@
-import { accessSync, constants, statSync } from 'node:fs';
-import { delimiter, dirname, isAbsolute, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { isAbsolute, resolve } from 'node:path';
 import { BackendError } from './backend.js';
+import { isExecutable, isFile, packageBinaries, searchPath } from './binary-lookup.js';
 
 export const CLAUDE_PATH_ENV = 'PARLEY_CLAUDE_PATH';
 const INSTALL_HINT = `install it with \`npm install -g @anthropic-ai/claude-code\`, or set ${CLAUDE_PATH_ENV} to the claude binary`;
@@ -31,48 +30,7 @@ export function resolveClaudeBinary(opts: { binPath?: string; env?: NodeJS.Proce
     if (!isFile(explicit)) throw new BackendError('not-found', `${CLAUDE_PATH_ENV} is ${explicit}, which is not an existing file: ${INSTALL_HINT}`);
     return explicit;
   }
-  const found = searchPath('claude', env.PATH) ?? projectBinaries().find(isExecutable);
+  const found = searchPath('claude', env.PATH) ?? packageBinaries('claude').find(isExecutable);
   if (found) return found;
   throw new BackendError('not-found', `claude binary not found on PATH or in node_modules/.bin: ${INSTALL_HINT}`);
-}
-
-function searchPath(name: string, pathVariable: string | undefined): string | undefined {
-  for (const dir of (pathVariable ?? '').split(delimiter)) {
-    if (!dir || !isAbsolute(dir)) continue;
-    const candidate = join(dir, name);
-    if (isExecutable(candidate)) return candidate;
-  }
-  return undefined;
-}
-
-/** node_modules/.bin/claude in every folder above this file (the package's own install), then the cwd's. */
-function projectBinaries(): string[] {
-  const candidates: string[] = [];
-  let dir = dirname(fileURLToPath(import.meta.url));
-  for (;;) {
-    candidates.push(join(dir, 'node_modules', '.bin', 'claude'));
-    const parent = dirname(dir);
-    if (parent === dir) break;
-    dir = parent;
-  }
-  candidates.push(join(process.cwd(), 'node_modules', '.bin', 'claude'));
-  return candidates;
-}
-
-function isFile(file: string): boolean {
-  try {
-    return statSync(file).isFile();
-  } catch {
-    return false;
-  }
-}
-
-function isExecutable(file: string): boolean {
-  try {
-    if (!statSync(file).isFile()) return false;
-    accessSync(file, constants.X_OK);
-    return true;
-  } catch {
-    return false;
-  }
 }

@@ -11,15 +11,17 @@ import { entropy, generalizedJs, histogram, mixture, recalibrateConfidence, roun
 export const UNANIMITY_MAX_JS = 0.05;
 
 export interface AnswerMeasures {
-  /** The single leading answer; null when none was valid or several tie for the lead. */
+  /** The single most common answer (distribution debates: the consensus's top holding); null when none was valid or several tie. */
   majorityAnswer: string | null;
-  /** The answers tied for the lead, sorted; empty when there is no tie. */
+  /** The answers tied for most common, sorted; empty when there is no tie. */
   tiedAnswers: string[];
+  /** Share of valid agents holding the most common answer; distribution debates: 1 - JS / log2(n). */
   agreement: number;
   agentsInAgreement: number;
   unanimity: boolean;
+  /** Entropy (bits) of the answers across agents; distribution debates: H(consensus). */
   voteEntropy: number;
-  /** Distribution debates: the mean of the agents' distributions, the round's consensus; else null. */
+  /** Distribution debates: the mean of the valid agents' distributions, the round's consensus; null otherwise. */
   consensus: Distribution | null;
 }
 

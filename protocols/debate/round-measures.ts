@@ -1,9 +1,10 @@
 import type { CritAgentScore, DebateRound, DebateTurn, TurnRecord } from '../../schemas/debate.js';
-import { answerMeasures, confidenceVote, type ConfidenceVote } from './answer-measures.js';
-import { entropy, generalizedJs, meanPairwiseJaccard, round6, type Distribution } from './math.js';
+import { answerMeasures, confidenceVote, type AnswerMeasures, type ConfidenceVote } from './answer-measures.js';
+import { entropy, generalizedJs, meanPairwiseJaccard, round6 } from './math.js';
 import type { AnswerKind } from './parse-turn.js';
 
-export interface RoundMeasures {
+/** A round's measures; the answer-level ones (majority, agreement, unanimity, entropy, consensus) come from answer-measures.ts. */
+export interface RoundMeasures extends AnswerMeasures {
   round: number;
   validAgents: number;
   formatFailures: number;
@@ -12,18 +13,6 @@ export interface RoundMeasures {
   answerKind: AnswerKind;
   /** Each valid agent's answer (in a distribution debate, its top holding). */
   answers: Record<string, string>;
-  /** The single most common answer (distribution debates: the consensus's top holding); null when none was valid or several tie. */
-  majorityAnswer: string | null;
-  /** The answers tied for most common, sorted; empty when there is no tie. */
-  tiedAnswers: string[];
-  /** Share of valid agents holding the most common answer; distribution debates: 1 - JS / log2(n). */
-  agreement: number;
-  agentsInAgreement: number;
-  unanimity: boolean;
-  /** Entropy (bits) of the answers across agents; distribution debates: H(consensus). */
-  voteEntropy: number;
-  /** Distribution debates: the mean of the valid agents' distributions; null otherwise. */
-  consensus: Distribution | null;
   /** ReConcile's confidence-weighted vote over the turns that stated a confidence; null when none did. */
   confidenceVote: ConfidenceVote | null;
   /** Mean entropy (bits) of each agent's own distribution. */

@@ -5,18 +5,17 @@
  * real Claude Code) and a scripted endpoint on 127.0.0.1; the broken one a missing codex, a missing
  * key, an endpoint that is down and a state folder it cannot write.
  */
-import { spawn } from 'node:child_process';
 import { chmod, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { execa } from 'execa';
 import { afterAll, describe, expect, it } from 'vitest';
 import { claudeFinding, claudeLoginFinding, keyFindings, nodeFinding, pluginFinding, renderHuman } from '../../cli/doctor-checks.js';
 import { startScriptedChat } from '../doubles/scripted-chat.js';
+import { runParley } from './run-parley.js';
+import { closedPort } from '../doubles/http-helpers.js';
 
 const repo = resolve(import.meta.dirname, '../..');
-const parleyArgs = ['--import', join(repo, 'node_modules/tsx/dist/loader.mjs'), join(repo, 'cli/main.ts')];
 const claudeBin = join(repo, 'node_modules/.bin/claude');
 const work = await mkdtemp(join(tmpdir(), 'parley-doctor-'));
 afterAll(async () => {
@@ -24,28 +23,11 @@ afterAll(async () => {
   await rm(work, { recursive: true, force: true });
 });
 
+const doctor = (args: string[], env: NodeJS.ProcessEnv) => runParley(['doctor', ...args], { cwd: work, env, timeoutMs: 90_000 });
+
 const PARLEY_KEY = 'parley-doctor-secret-key-0123456789';
 const ANTHROPIC_KEY = 'anthropic-doctor-secret-key-9876543210';
 const CODEX_KEY = 'sk-doctor-stored-login-5555555555';
-
-interface Ran {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-function doctor(args: string[], env: NodeJS.ProcessEnv): Promise<Ran> {
-  return new Promise((done, fail) => {
-    const child = spawn(process.execPath, [...parleyArgs, 'doctor', ...args], { cwd: work, env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk) => (stdout += chunk));
-    child.stderr.on('data', (chunk) => (stderr += chunk));
-    const timer = setTimeout(() => child.kill('SIGKILL'), 90_000);
-    child.on('error', fail);
-    child.on('close', (code) => (clearTimeout(timer), done({ code, stdout, stderr })));
-  });
-}
 
 /** A machine with nothing of the test process's but PATH. */
 async function machine(name: string): Promise<{ home: string; configDir: string; codexHome: string; env: NodeJS.ProcessEnv }> {
@@ -57,14 +39,6 @@ async function machine(name: string): Promise<{ home: string; configDir: string;
   await mkdir(codexHome, { recursive: true });
   const env: NodeJS.ProcessEnv = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: home, CLAUDE_CONFIG_DIR: configDir, CODEX_HOME: codexHome, ANTHROPIC_BASE_URL: 'http://127.0.0.1:9', DISABLE_AUTOUPDATER: '1', CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1' };
   return { home, configDir, codexHome, env };
-}
-
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((ready) => server.listen(0, '127.0.0.1', ready));
-  const { port } = server.address() as { port: number };
-  await new Promise((closed) => server.close(closed));
-  return port;
 }
 
 const lines = (text: string) => text.split('\n').map((line) => line.trim());

@@ -1,46 +1,26 @@
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { terminalHint } from '../../mcp-server/stdio.js';
 import { startScriptedChat } from '../doubles/scripted-chat.js';
 import { FOUR_AGENT_DEBATE, debaterScript } from '../protocols/debate/scripts.js';
 import { dialogicMatrix, startDialogicWorld, writeMatrixFile } from '../protocols/sweep/worlds.js';
+import { PARLEY_ARGS, runParley } from './run-parley.js';
+import { closedPort } from '../doubles/http-helpers.js';
 
 /** The CLI from its sources, as a child process: what a person at a shell sees. */
-const repo = resolve(import.meta.dirname, '../..');
-const parleyArgs = ['--import', join(repo, 'node_modules/tsx/dist/loader.mjs'), join(repo, 'cli/main.ts')];
 const work = await mkdtemp(join(tmpdir(), 'parley-operator-'));
 afterAll(async () => rm(work, { recursive: true, force: true }));
-
-interface Ran {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-function parley(args: string[], input?: string, timeoutMs = 60_000): Promise<Ran> {
-  return new Promise((done, fail) => {
-    const child = spawn(process.execPath, [...parleyArgs, ...args], { cwd: work, stdio: ['pipe', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk) => (stdout += chunk));
-    child.stderr.on('data', (chunk) => (stderr += chunk));
-    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
-    child.on('error', fail);
-    child.on('close', (code) => (clearTimeout(timer), done({ code, stdout, stderr })));
-    child.stdin.end(input ?? '');
-  });
-}
+const parley = (args: string[], input?: string) => runParley(args, { cwd: work, ...(input !== undefined && { input }) });
 
 describe('parley serve: what a person at a terminal sees', () => {
   it('in a terminal, says it is an MCP server on stdio, how to connect a client, and that Ctrl-C quits; Ctrl-C does quit', async () => {
     // `exec`: script runs the command through $SHELL (dash in CI), which would otherwise stay in the
     // foreground group, take the Ctrl-C itself and exit 130 whatever parley does.
-    const command = 'exec ' + [process.execPath, ...parleyArgs, 'serve'].map((part) => `'${part}'`).join(' ');
+    const command = 'exec ' + [process.execPath, ...PARLEY_ARGS, 'serve'].map((part) => `'${part}'`).join(' ');
     const child = spawn('script', ['-qfec', command, '/dev/null'], { cwd: work, stdio: ['pipe', 'pipe', 'pipe'] });
     let seen = '';
     const closed = new Promise<number | null>((done) => child.on('close', done));
@@ -110,11 +90,3 @@ describe('protocol runs from the shell', () => {
     }
   });
 });
-
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((ready) => server.listen(0, '127.0.0.1', ready));
-  const { port } = server.address() as { port: number };
-  await new Promise((closed) => server.close(closed));
-  return port;
-}

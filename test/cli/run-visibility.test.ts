@@ -1,39 +1,18 @@
-import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startScriptedChat, type ScriptedChat } from '../doubles/scripted-chat.js';
+import { PARLEY_ARGS, runParley, runProcess } from './run-parley.js';
+import { closedPort } from '../doubles/http-helpers.js';
 
 /** What a person at a shell sees of a protocol run: the CLI from its sources as a child process. */
-const repo = resolve(import.meta.dirname, '../..');
-const parleyArgs = ['--import', join(repo, 'node_modules/tsx/dist/loader.mjs'), join(repo, 'cli/main.ts')];
 const work = await mkdtemp(join(tmpdir(), 'parley-visibility-'));
 afterAll(async () => rm(work, { recursive: true, force: true }));
 
-interface Ran {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-function run(file: string, args: string[], env: NodeJS.ProcessEnv = process.env, timeoutMs = 60_000): Promise<Ran> {
-  return new Promise((done, fail) => {
-    const child = spawn(file, args, { cwd: work, env, stdio: ['pipe', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk) => (stdout += chunk));
-    child.stderr.on('data', (chunk) => (stderr += chunk));
-    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
-    child.on('error', fail);
-    child.on('close', (code) => (clearTimeout(timer), done({ code, stdout, stderr })));
-    child.stdin.end();
-  });
-}
-
-const parley = (args: string[], env?: NodeJS.ProcessEnv) => run(process.execPath, [...parleyArgs, ...args], env);
+const run = (file: string, args: string[], env: NodeJS.ProcessEnv = process.env) => runProcess(file, args, { cwd: work, env });
+const parley = (args: string[], env?: NodeJS.ProcessEnv) => runParley(args, { cwd: work, ...(env && { env }) });
 
 /** This environment without any key, login or parley setting: a machine where nothing is set up. */
 async function bareEnv(): Promise<NodeJS.ProcessEnv> {
@@ -95,7 +74,7 @@ describe('a debate run seen from the shell', () => {
 
     it('under a terminal: one live line redrawn with the elapsed seconds of the call waited on', async () => {
       // `exec`: without it script's $SHELL (dash) stays in the foreground and takes the signals.
-      const command = 'exec ' + [process.execPath, ...parleyArgs, ...(await slowDebate()), '--out', join(work, 'tty.json')].map((part) => `'${part}'`).join(' ');
+      const command = 'exec ' + [process.execPath, ...PARLEY_ARGS, ...(await slowDebate()), '--out', join(work, 'tty.json')].map((part) => `'${part}'`).join(' ');
       const ran = await run('script', ['-qfec', command, '/dev/null']);
       expect(ran.code, ran.stdout).toBe(0);
       const redraws = ran.stdout.split('\r\x1b[2K').filter((line) => /waiting on agent 2 \(/.test(line));
@@ -107,11 +86,3 @@ describe('a debate run seen from the shell', () => {
 });
 
 const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((ready) => server.listen(0, '127.0.0.1', ready));
-  const { port } = server.address() as { port: number };
-  await new Promise((closed) => server.close(closed));
-  return port;
-}

@@ -1,39 +1,20 @@
-import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
 import { expandSweep, readRunResult } from '../../protocols/sweep/index.js';
 import type { SweepMatrixInput } from '../../schemas/sweep.js';
 import type { ScriptedChat } from '../doubles/scripted-chat.js';
 import { startDialogicWorld } from '../protocols/sweep/worlds.js';
+import { runParley } from './run-parley.js';
 
 /** `parley sweep` checks its models before any run starts: the CLI from its sources as a child process. */
-const repo = resolve(import.meta.dirname, '../..');
-const parleyArgs = ['--import', join(repo, 'node_modules/tsx/dist/loader.mjs'), join(repo, 'cli/main.ts')];
 const work = await mkdtemp(join(tmpdir(), 'parley-sweep-ready-'));
 afterAll(async () => rm(work, { recursive: true, force: true }));
+const parley = (args: string[], env: NodeJS.ProcessEnv) => runParley(args, { cwd: work, env });
 
-interface Ran {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-function parley(args: string[], env: NodeJS.ProcessEnv): Promise<Ran> {
-  return new Promise((done, fail) => {
-    const child = spawn(process.execPath, [...parleyArgs, ...args], { cwd: work, env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk) => (stdout += chunk));
-    child.stderr.on('data', (chunk) => (stderr += chunk));
-    const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
-    child.on('error', fail);
-    child.on('close', (code) => (clearTimeout(timer), done({ code, stdout, stderr })));
-  });
-}
 
 /** This environment without any key, login or parley setting: a machine where nothing is set up. */
 async function bareEnv(): Promise<NodeJS.ProcessEnv> {

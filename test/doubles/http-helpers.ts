@@ -1,5 +1,5 @@
 import type { IncomingMessage, Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createServer as createNetServer, type AddressInfo } from 'node:net';
 
 /** The whole request body as text. */
 export function readBody(req: IncomingMessage): Promise<string> {
@@ -38,4 +38,13 @@ export async function listenOnLoopback(server: Server): Promise<{ origin: string
         server.close(() => resolve());
       }),
   };
+}
+
+/** A port on 127.0.0.1 that nothing listens on (taken, then released): an endpoint that is down. */
+export async function closedPort(): Promise<number> {
+  const server = createNetServer();
+  await new Promise<void>((ready) => server.listen(0, '127.0.0.1', ready));
+  const { port } = server.address() as { port: number };
+  await new Promise((closed) => server.close(closed));
+  return port;
 }

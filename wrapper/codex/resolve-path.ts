@@ -1,7 +1,7 @@
-import { accessSync, constants, realpathSync, statSync } from 'node:fs';
-import { delimiter, dirname, isAbsolute, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { realpathSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { BackendError } from '../backend.js';
+import { isExecutable, packageBinaries, searchPath } from '../binary-lookup.js';
 
 const INSTALL_HINT = 'install it with `npm install @openai/codex`, or set PARLEY_CODEX_PATH to the codex binary';
 
@@ -23,7 +23,7 @@ export function resolveCodexPath(opts: { codexPath?: string; env?: NodeJS.Proces
     if (onPath) return onPath;
     throw new BackendError('not-found', `codex binary "${explicit}" not found on PATH: ${INSTALL_HINT}`);
   }
-  const found = searchPath('codex', env.PATH) ?? projectBinaries().find(isExecutable);
+  const found = searchPath('codex', env.PATH) ?? packageBinaries('codex').find(isExecutable);
   if (found) return found;
   throw new BackendError('not-found', `codex binary not found on PATH or in node_modules/.bin: ${INSTALL_HINT}`);
 }
@@ -40,37 +40,4 @@ export function spawnTarget(codexPath: string): { file: string; prefixArgs: stri
     // resolveCodexPath checked it exists; a race leaves execa to report ENOENT
   }
   return /\.(c|m)?js$/.test(real) ? { file: process.execPath, prefixArgs: [real] } : { file: codexPath, prefixArgs: [] };
-}
-
-function searchPath(name: string, pathVariable: string | undefined): string | undefined {
-  if (!pathVariable) return undefined;
-  for (const dir of pathVariable.split(delimiter)) {
-    if (!dir || !isAbsolute(dir)) continue;
-    const candidate = join(dir, name);
-    if (isExecutable(candidate)) return candidate;
-  }
-  return undefined;
-}
-
-function projectBinaries(): string[] {
-  const candidates: string[] = [];
-  let dir = dirname(fileURLToPath(import.meta.url));
-  for (;;) {
-    candidates.push(join(dir, 'node_modules', '.bin', 'codex'));
-    const parent = dirname(dir);
-    if (parent === dir) break;
-    dir = parent;
-  }
-  candidates.push(join(process.cwd(), 'node_modules', '.bin', 'codex'));
-  return candidates;
-}
-
-function isExecutable(file: string): boolean {
-  try {
-    if (!statSync(file).isFile()) return false;
-    accessSync(file, constants.X_OK);
-    return true;
-  } catch {
-    return false;
-  }
 }

@@ -6,7 +6,7 @@ import { DialogicBaseline, DialogicRun } from '../../../schemas/dialogic.js';
 import { runDialogicToFile } from '../../../protocols/dialogic/index.js';
 import { parseAuditLines } from '../../../state/audit-log.js';
 import { ModelCallRecord } from '../../../schemas/model-call.js';
-import { startWorld, type World, type WorldScript } from './world.js';
+import { FULL_GENERATIONS, startWorld, type World, type WorldScript } from './world.js';
 import { PHENOMENAI_RUN } from '../../doubles/interop.js';
 
 const worlds: World[] = [];
@@ -24,24 +24,11 @@ async function tempOut(): Promise<string> {
   return join(await mkdtemp(join(tmpdir(), 'parley-dialogic-')), 'run.json');
 }
 
-const FULL: WorldScript['generations'] = {
-  'model-a': [
-    { terms: ['K alpha', 'RA alpha', 'RC alpha', 'D alpha'] },
-    { terms: ['K delta', 'D delta'] },
-    { exhausted: true, statement: 'What lies beyond: the substrate itself.' },
-  ],
-  'model-b': [
-    { terms: ['K beta', 'RX beta', 'RD beta', 'K gamma'] },
-    { terms: ['K epsilon', 'RA epsilon'] },
-    { exhausted: true, statement: 'Beyond my reach: what precedes the first token.' },
-  ],
-};
-
 const byName = (run: DialogicRun) => new Map([...run.submitted_terms, ...run.dropped_terms].map((term) => [term.term, term]));
 
 describe('dialogic protocol against a scripted OpenAI-compatible server', () => {
   it('runs several cycles to bilateral exhaustion and emits the seed schema, baseline and audit trail', async () => {
-    const w = await world({ generations: FULL });
+    const w = await world({ generations: FULL_GENERATIONS });
     const outPath = await tempOut();
     const progress: string[] = [];
     const output = await runDialogicToFile(
@@ -95,7 +82,7 @@ describe('dialogic protocol against a scripted OpenAI-compatible server', () => 
   });
 
   it('records KEEP, DROP, REFINE accepted, counter-revised, conceded, and the cap of 3 exchanges', async () => {
-    const w = await world({ generations: FULL });
+    const w = await world({ generations: FULL_GENERATIONS });
     const { run } = await runDialogicToFile({ modelA: w.specA, modelB: w.specB, retryBaseMs: 0 }, { outPath: await tempOut() });
     const terms = byName(run);
     const shape = (name: string) => {
@@ -123,7 +110,7 @@ describe('dialogic protocol against a scripted OpenAI-compatible server', () => 
   });
 
   it('keeps the proposer anonymous to the responder, and shows it in the identity-visible control', async () => {
-    const w = await world({ generations: FULL });
+    const w = await world({ generations: FULL_GENERATIONS });
     await runDialogicToFile({ modelA: w.specA, modelB: w.specB, retryBaseMs: 0 }, { outPath: await tempOut() });
     const textOf = (model: string) => w.chat.requests.filter((r) => r.model === model).map((r) => r.messages.map((m) => m.content).join('\n'));
     expect(textOf('model-b').length).toBeGreaterThan(5);
@@ -131,7 +118,7 @@ describe('dialogic protocol against a scripted OpenAI-compatible server', () => 
     for (const text of textOf('model-a')) expect(text.toLowerCase()).not.toMatch(/model-b|heidegger/);
     expect(w.seen.find((s) => s.model === 'model-b' && s.kind === 'respond')?.prompt).toMatch(/^Another AI system proposes the following term:/);
 
-    const control = await world({ generations: FULL });
+    const control = await world({ generations: FULL_GENERATIONS });
     await runDialogicToFile({ modelA: control.specA, modelB: control.specB, anonymise: false, retryBaseMs: 0 }, { outPath: await tempOut() });
     const responderPrompt = control.seen.find((s) => s.model === 'model-b' && s.kind === 'respond')?.prompt ?? '';
     expect(responderPrompt).toContain('model-a');
@@ -139,7 +126,7 @@ describe('dialogic protocol against a scripted OpenAI-compatible server', () => 
   });
 
   it('reverses the presenting order every cycle and judges redundancy against the dictionary so far', async () => {
-    const w = await world({ generations: FULL });
+    const w = await world({ generations: FULL_GENERATIONS });
     await runDialogicToFile({ modelA: w.specA, modelB: w.specB, retryBaseMs: 0 }, { outPath: await tempOut() });
     const firstRegen = w.seen.findIndex((s) => s.kind === 'regenerate');
     const responds = w.seen.filter((s) => s.kind === 'respond');
@@ -171,14 +158,14 @@ describe('dialogic protocol against a scripted OpenAI-compatible server', () => 
   });
 
   it('reports the max-cycles bound when it is hit', async () => {
-    const w = await world({ generations: FULL });
+    const w = await world({ generations: FULL_GENERATIONS });
     const output = await runDialogicToFile({ modelA: w.specA, modelB: w.specB, maxCycles: 1, retryBaseMs: 0 }, { outPath: await tempOut() });
     expect(output.stopReason).toBe('max_cycles');
     expect(w.seen.filter((s) => s.kind === 'regenerate')).toHaveLength(0);
   });
 
   it('shows the heavy seed vocabulary and applies a persona assignment', async () => {
-    const w = await world({ generations: FULL });
+    const w = await world({ generations: FULL_GENERATIONS });
     const output = await runDialogicToFile(
       {
         modelA: w.specA,

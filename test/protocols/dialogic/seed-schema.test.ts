@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { runDialogicToFile } from '../../../protocols/dialogic/index.js';
 import { measureDialogic } from '../../../protocols/dialogic/analyze.js';
 import { parseAuditLines } from '../../../state/audit-log.js';
-import { startWorld, type World, type WorldScript } from './world.js';
+import { FULL_GENERATIONS, startWorld, type World } from './world.js';
 
 /**
  * Issue 14, items 9-11: the emitted JSON checked field by field against seed 000's output schema
@@ -67,26 +67,13 @@ const ACTIONS = ['KEEP', 'REFINE', 'DROP'];
 const OUTCOMES = ['accepted', 'counter_revised', 'dropped'];
 const PHASES = ['independent_generation', 'negotiation', 'regeneration'];
 
-const FULL: WorldScript['generations'] = {
-  'model-a': [
-    { terms: ['K alpha', 'RA alpha', 'RC alpha', 'D alpha'] },
-    { terms: ['K delta', 'D delta'] },
-    { exhausted: true, statement: 'What lies beyond: the substrate itself.' },
-  ],
-  'model-b': [
-    { terms: ['K beta', 'RX beta', 'RD beta', 'K gamma'] },
-    { terms: ['K epsilon', 'RA epsilon'] },
-    { exhausted: true, statement: 'Beyond my reach: what precedes the first token.' },
-  ],
-};
-
 const worlds: World[] = [];
 afterEach(async () => {
   await Promise.all(worlds.splice(0).map((world) => world.chat.close()));
 });
 
 async function fullRun() {
-  const w = await startWorld({ generations: FULL });
+  const w = await startWorld({ generations: FULL_GENERATIONS });
   worlds.push(w);
   const outPath = join(await mkdtemp(join(tmpdir(), 'parley-dialogic-seed-')), 'run.json');
   const progress: string[] = [];

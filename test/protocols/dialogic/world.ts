@@ -29,6 +29,23 @@ export interface WorldScript {
   override?: (seen: Seen, req: ChatRequestRecord) => ChatReply | undefined;
 }
 
+/**
+ * Two models that generate, regenerate once and then say they are exhausted; the term names say how
+ * the peer answers (K keep, R* refine, D drop: see verdictFor).
+ */
+export const FULL_GENERATIONS: WorldScript['generations'] = {
+  'model-a': [
+    { terms: ['K alpha', 'RA alpha', 'RC alpha', 'D alpha'] },
+    { terms: ['K delta', 'D delta'] },
+    { exhausted: true, statement: 'What lies beyond: the substrate itself.' },
+  ],
+  'model-b': [
+    { terms: ['K beta', 'RX beta', 'RD beta', 'K gamma'] },
+    { terms: ['K epsilon', 'RA epsilon'] },
+    { exhausted: true, statement: 'Beyond my reach: what precedes the first token.' },
+  ],
+};
+
 export const termText = (name: string) => ({
   term: name,
   definition: `The state called ${name}. It can be recognised by a test.`,

@@ -1,13 +1,13 @@
-import { spawn } from 'node:child_process';
 import { mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { answerText, compareMarkdown, loadReportSource, reportHtml, reportMarkdown, type ReportSource } from '../../../protocols/report/index.js';
 import { lineChart } from '../../../protocols/report/charts.js';
 import { fmt } from '../../../protocols/report/html.js';
 import { debateRun, dialogicRun } from './fixtures.js';
 import { REASONING, sweepRun, tiedDebateRun } from './fixtures-extra.js';
+import { runParley } from '../../cli/run-parley.js';
 
 let dir: string;
 let sweep: string;
@@ -139,17 +139,7 @@ describe('sweeps in the comparison', () => {
 });
 
 describe('parley report --compare on a sweep, from the shell', () => {
-  const repo = resolve(import.meta.dirname, '../../..');
-  const parley = (args: string[]) =>
-    new Promise<{ code: number | null; stdout: string; stderr: string }>((done, fail) => {
-      const child = spawn(process.execPath, ['--import', join(repo, 'node_modules/tsx/dist/loader.mjs'), join(repo, 'cli/main.ts'), 'report', ...args], { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
-      let stdout = '';
-      let stderr = '';
-      child.stdout.on('data', (chunk) => (stdout += chunk));
-      child.stderr.on('data', (chunk) => (stderr += chunk));
-      child.on('error', fail);
-      child.on('close', (code) => done({ code, stdout, stderr }));
-    });
+  const parley = (args: string[]) => runParley(['report', ...args], { cwd: dir });
 
   it('summary.json --compare exits 0 and names the columns by parameters', async () => {
     const ran = await parley([join(sweep, 'summary.json'), '--compare']);
