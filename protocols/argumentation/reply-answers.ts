@@ -74,10 +74,13 @@ const PARTIAL = [
   /\bbut narrower\b|\bnarrower than\b|\bnarrow(?:ed|s|ing)? (?:it |this |the claim |my claim |p\d+\.\d+ )?(?:to|down)\b|\bp\d+\.\d+ narrowed\b/i,
   /\b(?:weaker|revised|scoped[- ]down|restated|smaller|narrower|narrowed|reduced) (?:claim|version|point)\b|\bnarrow(?:ing|ed)? (?:it|the claim|p\d|my claim)\b/i,
 ];
+const NARROWING = PARTIAL.slice(-2);
+// "I concede C5." or "Re C5: I withdraw P2.11." as the answer's first sentence, with nothing kept in it.
+const OUTRIGHT = /^\W*(?:re\s+c\d+\W+)?i\s+(?:fully\s+)?(?:concede|withdraw|retract)\s+(?:c\d+|p\d+\.\d+|(?:the|this|that|my)\s+(?:point|claim|challenge))\s*\./i;
 const FULL = /\b(?:entirely|fully|in full|completely|outright|wholesale|without reservation|the whole (?:claim|point))\b/i;
 // What is kept after something is given up: "but the mechanism stands", "what I keep is ...", "not on the claim".
 const KEEP = /\b(?:but|however|though|still|that said|nonetheless|yet)\b[^.]*?\b(?:stands?|holds?|maintain\w*|keep\w*|remains?|survives?|defend\w*|stand by|the core|the rest|the broader|the underlying|the main|the direction)\b/i;
-const RETAIN = /\bwhat i (?:still )?(?:keep|maintain|claim|can (?:still )?(?:support|defend|claim)|stand by)\b|\b(?:the|my) (?:claim|point|mechanism|direction|conclusion|recommendation) (?:still )?(?:stands|holds|survives)\b|\bnot (?:on |about )?the (?:claim|point|direction|conclusion|mechanism|substance)\b|\bis (?:still )?real\b|\bstill (?:bites|applies|matters|holds|stands)\b/i;
+const RETAIN = /\bwhat i (?:still )?(?:keep|maintain|claim|can (?:still )?(?:support|defend|claim)|stand by)\b|\bwhat (?:still )?(?:remains|survives) of\b|\b(?:the|my) (?:claim|point|mechanism|direction|conclusion|recommendation) (?:still )?(?:stands|holds|survives)\b|\bnot (?:on |about )?the (?:claim|point|direction|conclusion|mechanism|substance)\b|\bis (?:still )?real\b|\bstill (?:bites|applies|matters|holds|stands)\b/i;
 const CONCEDE_OBJECT = /\bconced\w*\s+(?:the|that|on)\b[^.]{0,120}?(?:\bbut\b|;\s*(?:the|my|what)|\bnot the\b|\bwhile\b)/i;
 
 function unnegated(text: string): string {
@@ -88,7 +91,9 @@ function unnegated(text: string): string {
 export function answerKind(text: string): AnswerKind {
   const raw = text.replace(/[*_`]/g, '');
   const plain = unnegated(raw);
-  if (PARTIAL.some((re) => re.test(plain))) return 'partial-concession';
+  // A narrowing word alone ("a revised version below") does not undo an answer that opens by conceding outright.
+  const cues = OUTRIGHT.test(plain) && !RETAIN.test(plain) ? PARTIAL.filter((re) => !NARROWING.includes(re)) : PARTIAL;
+  if (cues.some((re) => re.test(plain))) return 'partial-concession';
   if (REFUSED.test(raw) && !HARD.test(plain)) return 'defense';
   const given = HARD.exec(plain) ?? SOFT.exec(plain);
   if (!given) return 'defense';
@@ -103,8 +108,10 @@ const STATED = [
   `\\b(?:narrow(?:ed|er)|revised|weaker|remaining|kept|restated|scoped[- ]down|smaller|reduced) (?:claim|version|point|P\\d+\\.\\d+)${SEPARATOR}`,
   `\\bnarrowed P\\d+\\.\\d+${SEPARATOR}`,
   '\\bnarrow(?:ed|s|ing)? (?:(?:it|this|the claim|my claim|P\\d+\\.\\d+) )?(?:down )?to\\s*[:—–]?\\s*',
-  `\\bwhat (?:i (?:still )?(?:keep|maintain|claim|stand by|can (?:still )?(?:support|defend|claim))|(?:still )?(?:remains|stands|holds)(?: true)?)${SEPARATOR}`,
-].map((source) => new RegExp(`${source}([^\\n]+)`, 'i'));
+  // "What I still claim (INFERENCE), narrowed:", "What remains of P1.8 (INFERENCE) is only this:"
+  `\\bwhat (?:i (?:still )?(?:keep|maintain|claim|stand by|can (?:still )?(?:support|defend|claim))|(?:still )?(?:remains|stands|holds)(?: true)?)(?: of [^:\\n]{1,80}?)?(?:\\s*\\([^)\\n]*\\))?(?:,? narrowed)?(?:\\s+is(?: only)?(?: this)?)?${SEPARATOR}`,
+  // The claim runs on over its continuation lines (a nested list included) up to a blank line or the next top-level item.
+].map((source) => new RegExp(`${source}([^\\n]*(?:\\n(?![ \\t]*\\n|[-*+]\\s|#)[^\\n]*)*)`, 'i'));
 const GIVEN = [...PARTIAL, HARD, SOFT];
 const TURN = /\b(?:but|however|though|that said|nonetheless|yet)\b[,:]?\s*/i;
 // A kept clause that only points back ("but that narrower claim stands", "but it holds") says nothing on its own.
@@ -120,7 +127,7 @@ const words = (s: string): number => s.match(/[\p{L}\p{N}][\p{L}\p{N}'’-]*/gu)
  */
 export function narrowedClaim(text: string): string {
   for (const re of STATED) {
-    const stated = re.exec(text)?.[1]?.split(LABEL_AFTER)[0]?.trim();
+    const stated = re.exec(text)?.[1]?.split(LABEL_AFTER)[0]?.replace(/^[\s*_]+/, '').trim();
     if (stated && words(stated) >= 2) return stated;
   }
   // Negations blanked out in place, so that indices still point into the text.

@@ -22,6 +22,8 @@ interface ExpectedAnswer {
   ref: string;
   kind: string;
   has?: string;
+  /** A partial concession: what its narrowed claim must contain. */
+  narrowed?: string;
 }
 export interface Expected {
   headline?: string | null;
@@ -126,6 +128,7 @@ export function mismatches(reply: CorpusReply, reading = readCorpusReply(reply))
     }
     if (want.kind !== got.kind) out.push(`${at}: kind expected ${want.kind}, read ${got.kind}`);
     if (want.has && !contains(got.text, want.has)) out.push(`${at}: lacks ${show(want.has)}; text ${show(got.text)}`);
+    if (want.narrowed && !contains(got.narrowedClaim ?? '', want.narrowed)) out.push(`${at}: narrowed claim lacks ${show(want.narrowed)}; read ${show(got.narrowedClaim ?? '(none)')}`);
   }
 
   if ((e.nothingFurther ?? false) !== reading.nothingFurther) out.push(`nothingFurther: expected ${e.nothingFurther ?? false}, read ${reading.nothingFurther}`);
