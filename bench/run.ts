@@ -30,6 +30,8 @@ for (const bench of benches) {
 
 function format(label: string, value: number): string {
   if (!Number.isFinite(value)) return String(value);
+  // A share stays a fraction even when it is whole (1.000, not 1), so scripts can compare it as one.
+  if (/(accuracy|share|fraction)$/i.test(label)) return value.toFixed(3);
   // Dotted figure names (orchestration.standard.toolCalls) are compared across versions by scripts: plain digits.
   if (Number.isInteger(value)) return /^[a-z]+(\.[A-Za-z]+)+$/.test(label) ? String(value) : value.toLocaleString('en-US');
   return value < 10 ? value.toFixed(3) : value.toFixed(1);
