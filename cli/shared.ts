@@ -24,8 +24,8 @@ const FORCE_EXIT_MS = 10_000;
  * The one place where protocol commands handle SIGINT, SIGTERM and SIGHUP (Ctrl-C, `timeout`, Slurm
  * pre-emption, a closed terminal). The first signal aborts the run's signal: model calls and codex
  * processes are stopped, the audit log keeps what was done, and the command exits with 128+n. A
- * second signal, or a run still going after FORCE_EXIT_MS, exits at once; codex process groups are
- * killed on exit, and each codex watchdog ends whatever is left.
+ * second signal, or a run still going after FORCE_EXIT_MS, exits at once: each codex watchdog sees
+ * parley go and ends its codex and the commands codex started (wrapper/codex/watchdog.ts).
  */
 export async function runInterruptible(command: string, work: (signal: AbortSignal) => Promise<void>): Promise<void> {
   const controller = new AbortController();

@@ -28,6 +28,7 @@ export class Deliberations {
     this.store = createDocumentStore({
       dir: location.dir,
       filePrefix: location.filePrefix,
+      privateDirs: [options.home, ...location.privateDirs],
       schema: DeliberationState,
       currentVersion: DELIBERATION_SCHEMA_VERSION,
       now: options.clock,

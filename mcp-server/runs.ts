@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { Backend } from '../wrapper/backend.js';
 import type { RunAnalysis, RunProgress, RunProtocol } from '../protocols/run-protocol.js';
-import { tightenDir } from '../state/private-files.js';
+import { keepPrivate, makePrivateDir } from '../state/private-files.js';
 import { readJsonFile } from '../state/json-text.js';
 import { assertSafeId, runDir, runsDir } from '../state/paths.js';
 import type { JobManager } from './jobs.js';
@@ -62,7 +62,8 @@ export class RunManager {
     }
     const runId = requestedId ? assertSafeId(requestedId, 'runId') : newRunId(protocolName, this.clock());
     const dir = runDir(this.deps.home, runId);
-    await tightenDir(dir);
+    await makePrivateDir(dir);
+    await keepPrivate(this.deps.home, runsDir(this.deps.home), dir);
     // Loaded here, not at the top: the server's cold start stays free of protocol code.
     const { lockRunFolder, runInFolder } = await import('../protocols/run-in-folder.js');
     // Taken before answering, so a run another process is running is refused, not failed.

@@ -4,7 +4,8 @@ import { UserFacingError } from '../schemas/user-facing-error.js';
 import { writeJsonFileAtomic } from '../state/atomic-write.js';
 import { acquireFileLock, sweepLockLeftovers } from '../state/file-lock.js';
 import { nodeFs } from '../state/fs-seam.js';
-import { makePrivateDir, openPrivateAuditLog } from '../state/private-files.js';
+import { sweepTempFiles } from '../state/leftovers.js';
+import { keepPrivate, makePrivateDir, openPrivateAuditLog } from '../state/private-files.js';
 import { isStoreError } from '../state/store-error.js';
 import type { Backend } from '../wrapper/backend.js';
 import { createBackend } from '../wrapper/model-spec.js';
@@ -32,19 +33,20 @@ export interface RunFolderLock {
 export async function lockRunFolder(folder: string): Promise<RunFolderLock> {
   const files = runFolderFiles(resolve(folder));
   await makePrivateDir(files.dir);
+  await keepPrivate(files.dir);
   const options = { fs: nodeFs, staleMs: LOCK_STALE_MS, timeoutMs: LOCK_WAIT_MS };
   await sweepLockLeftovers(files.lock, await nodeFs.readdir(files.dir), options);
-  try {
-    const held = await acquireFileLock(files.lock, options);
-    return { dir: files.dir, release: () => held.release() };
-  } catch (error) {
+  const held = await acquireFileLock(files.lock, options).catch(async (error: unknown) => {
     if (!isStoreError(error, 'lock-timeout')) throw error;
     throw new UserFacingError(
       `the run folder ${files.dir} is in use by another run${await holderOf(files.lock)}; wait for it to end or stop it first. ` +
         `If no parley process is running, delete ${files.lock}`,
       { code: 'run-folder-busy' },
     );
-  }
+  });
+  // Temp files of writes a killed run cut short (output, meta): no one else writes here while the lock is held.
+  await sweepTempFiles(nodeFs, files.dir, await nodeFs.readdir(files.dir).catch(() => []), LOCK_STALE_MS);
+  return { dir: files.dir, release: () => held.release() };
 }
 
 async function holderOf(lockPath: string): Promise<string> {

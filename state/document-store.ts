@@ -4,6 +4,7 @@ import { replaceFile, syncDirectory } from './atomic-write.js';
 import { decodeDocument, encodeEnvelope, parseEnvelope, type Envelope } from './envelope.js';
 import { withFileLock, type HeldLock } from './file-lock.js';
 import { nodeFs } from './fs-seam.js';
+import { keepPrivate } from './private-files.js';
 import { sweepLeftovers } from './leftovers.js';
 import { auditLogPathFor, idFromStateFileName, stateFilePathFor } from './locations.js';
 import { StoreError, errnoCode } from './store-error.js';
@@ -33,6 +34,7 @@ export function createDocumentStore<T>(options: DocumentStoreOptions<T>): Docume
   const lockOptions = { fs, staleMs, timeoutMs: options.lockTimeoutMs ?? staleMs + 5_000 };
   let dirReady: Promise<void> | undefined;
   const lastSwept = new Map<string, number>();
+  const privateDirs = options.privateDirs ?? [dir];
 
   const pathFor = (id: string) => stateFilePathFor(dir, id, filePrefix);
   const auditLogPath = (id: string) => auditLogPathFor(dir, id, filePrefix);
@@ -42,6 +44,8 @@ export function createDocumentStore<T>(options: DocumentStoreOptions<T>): Docume
       .mkdir(dir)
       // so a first create survives a power loss, the new folder's own entry is synced too
       .then(() => syncDirectory(fs, dirname(dir)).catch(() => undefined))
+      // an older parley made these 0755
+      .then(() => keepPrivate(...privateDirs))
       .catch((error: unknown) => {
         dirReady = undefined;
         throw ioError(`cannot create state folder ${dir}`, dir, error);
@@ -153,6 +157,9 @@ export function createDocumentStore<T>(options: DocumentStoreOptions<T>): Docume
     } catch (error) {
       throw ioError(`the change was committed but its audit record could not be written to ${auditLogPath(id)}`, auditLogPath(id), error);
     }
+    // Appends keep a file's mode and a refused move does not rewrite the state file: a 0644 or 0755 left
+    // by an older parley (or a chmod while this server runs) is fixed at the next move. A few stats.
+    await keepPrivate(...privateDirs, pathFor(id), auditLogPath(id));
   }
 
   return {

@@ -21,11 +21,21 @@ export async function sweepLeftovers(fs: FsSeam, statePath: string, staleMs: num
   } catch {
     return 0;
   }
-  let removed = await sweepLockLeftovers(`${statePath}.lock`, names, { fs, staleMs });
+  const removed = await sweepLockLeftovers(`${statePath}.lock`, names, { fs, staleMs });
+  return removed + (await sweepTempFiles(fs, dir, names, staleMs, base, SWEEP_LIMIT - removed));
+}
+
+/**
+ * Removes temp files of writes cut short in `dir` (of `base` only, when given): a dead writer's (its
+ * pid is gone) at once, any other once older than staleMs. For a folder whose writers hold its lock
+ * (a state file's, a run folder's): no live writer is then using one.
+ */
+export async function sweepTempFiles(fs: FsSeam, dir: string, names: string[], staleMs: number, base?: string, limit = SWEEP_LIMIT): Promise<number> {
+  let removed = 0;
   for (const name of names) {
-    if (removed >= SWEEP_LIMIT) break;
+    if (removed >= limit) break;
     const match = TEMP_FILE_PATTERN.exec(name);
-    if (!match || match[1] !== base) continue;
+    if (!match || (base !== undefined && match[1] !== base)) continue;
     const pid = Number(match[2]);
     const path = join(dir, name);
     const dead = pid !== process.pid && !isProcessAlive(pid);

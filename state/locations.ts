@@ -14,6 +14,8 @@ export interface StoreLocation {
   dir: string;
   /** Prepended to `<id>.json` (and `<id>.audit.jsonl`) in file names. */
   filePrefix: string;
+  /** The folder when it is parley's own, to be made private (a store option); none for the user's Claude home. */
+  privateDirs: string[];
 }
 
 export interface StoreLocationOptions {
@@ -29,12 +31,13 @@ export function deliberationStoreLocation(options: StoreLocationOptions = {}): S
   const env = options.env ?? process.env;
   const layout = options.layout ?? (env.PARLEY_STATE_LAYOUT === 'claude-home' ? 'claude-home' : 'parley');
   const filePrefix = layout === 'claude-home' ? CLAUDE_HOME_PREFIX : '';
-  if (options.dir) return { dir: resolve(options.dir), filePrefix };
+  if (options.dir) return { dir: resolve(options.dir), filePrefix, privateDirs: layout === 'claude-home' ? [] : [resolve(options.dir)] };
   if (layout === 'claude-home') {
     const claudeHome = env.CLAUDE_CONFIG_DIR ? resolve(env.CLAUDE_CONFIG_DIR) : join(homedir(), '.claude');
-    return { dir: claudeHome, filePrefix };
+    return { dir: claudeHome, filePrefix, privateDirs: [] };
   }
-  return { dir: deliberationsDir(stateHome(env)), filePrefix };
+  const dir = deliberationsDir(stateHome(env));
+  return { dir, filePrefix, privateDirs: [dir] };
 }
 
 /** Ids become file names: anything but SafeId (no dots, slashes or leading dash) is refused. */

@@ -16,6 +16,11 @@ export interface DocumentStoreOptions<T> {
   lockTimeoutMs?: number;
   /** File names are `<filePrefix><id>.json`; see deliberationStoreLocation(). */
   filePrefix?: string;
+  /**
+   * Folders made private (group and other permissions taken off) when the store first uses them.
+   * Default: the store's folder. Leave out a folder that is not parley's own (a Claude home).
+   */
+  privateDirs?: string[];
   /** Stored in the envelope at each write so list() can show it without validating every file. */
   summarize?: (value: T) => unknown;
   now?: () => Date;

@@ -14,6 +14,7 @@
  */
 import { z } from 'zod';
 import type { DeliberationState } from '../../schemas/argumentation.js';
+import { overCapacity } from './capacity.js';
 import { oversized } from './input-limits.js';
 import { JudgeInput, judge } from './judgment.js';
 import { ReplyRecordInput, replyRecord } from './reply-record.js';
@@ -61,7 +62,10 @@ export function synthesize(state: DeliberationState, ctx: MoveContext, input: Pa
   return synthesizeMove(state, input, ctx);
 }
 
-/** Parses the input with the move's schema, then applies it; bad input becomes a refusal, never a throw. */
+/**
+ * Parses the input with the move's schema, then applies it; bad input becomes a refusal, never a throw.
+ * Every move after start comes through here, so the deliberation's size limit (capacity.ts) is checked once, here.
+ */
 export function applyMove(state: DeliberationState, name: string, input: unknown, ctx: MoveContext): MoveResult {
   const m = moves[name];
   if (!m) return { ok: false, refusal: { rule: 'unknown-move', message: `No move ${name}; moves: ${Object.keys(moves).join(', ')}.`, legalMoves: [] } };
@@ -72,6 +76,7 @@ export function applyMove(state: DeliberationState, name: string, input: unknown
     const issue = parsed.error.issues[0];
     return { ok: false, refusal: { rule: 'invalid-input', message: `${name}: ${issue?.path.join('.') || 'input'} ${issue?.message ?? 'is invalid'}.`, legalMoves: [] } };
   }
-  return m.apply(state, parsed.data, ctx);
+  const result = m.apply(state, parsed.data, ctx);
+  return (result.ok && overCapacity(state, result.state)) || result;
 }
 export { replyView } from './reply-view.js';

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { mkdtemp, readdir, rm, stat } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { productionDepsOptions } from '../../mcp-server/production.js';
@@ -52,5 +52,81 @@ describe('what parley writes is private to its owner', () => {
     const dir = join(harness.home, 'deliberations');
     expect((await modeOf(dir)).toString(8)).toBe('700');
     for (const file of [`${deliberationId}.json`, `${deliberationId}.audit.jsonl`]) expect(`${file} ${(await modeOf(join(dir, file))).toString(8)}`).toBe(`${file} 600`);
+  });
+
+  it('what an older parley left open (0755 folders, 0644 files) is made private by the next move', async () => {
+    const home = await mkdtemp(join(tmpdir(), 'parley-private-'));
+    temps.push(home);
+    harness = await startHarness({ home });
+    const { deliberationId } = await harness.ok('delib_start', { question: 'Ship it?', consult: false });
+    await harness.close();
+    const dir = join(home, 'deliberations');
+    const files = [join(dir, `${deliberationId}.json`), join(dir, `${deliberationId}.audit.jsonl`)];
+    for (const folder of [home, dir]) await chmod(folder, 0o755);
+    for (const file of files) await chmod(file, 0o644);
+
+    harness = await startHarness({ home });
+    await harness.ok('delib_consult', { deliberationId, reply: '1. A point. INFERENCE' });
+    const expectPrivate = async () => {
+      for (const folder of [home, dir]) expect(`${folder} ${(await modeOf(folder)).toString(8)}`).toBe(`${folder} 700`);
+      for (const file of files) expect(`${file} ${(await modeOf(file)).toString(8)}`).toBe(`${file} 600`);
+    };
+    await expectPrivate();
+    // Opened up while the server runs: the next move (here one whose only item is refused) closes them again.
+    for (const folder of [home, dir]) await chmod(folder, 0o755);
+    for (const file of files) await chmod(file, 0o644);
+    await harness.ok('delib_judge', { deliberationId, points: [{ id: 'P9.9', verdict: 'SKEPTICAL', flaw: 'x' }] });
+    await expectPrivate();
+  });
+
+  it('an existing run folder of the server: made private with the state folder and runs/, its audit log too', async () => {
+    const chat = await startScriptedChat(debaterScript(FOUR_AGENT_DEBATE));
+    servers.push(chat);
+    const home = await mkdtemp(join(tmpdir(), 'parley-private-'));
+    temps.push(home);
+    const dir = join(home, 'runs', 'r-old');
+    await mkdir(dir, { recursive: true, mode: 0o755 });
+    await writeFile(join(dir, 'audit.jsonl'), '', { mode: 0o644 });
+    for (const folder of [home, join(home, 'runs'), dir]) await chmod(folder, 0o755);
+
+    harness = await startHarness({ ...(await productionDepsOptions(process.env)), home });
+    await harness.ok('run_start', { protocol: 'debate', runId: 'r-old', config: { question: 'Ship it?', agents: agentsOn(chat.baseUrl, ['m1', 'm2']), rounds: 2 } });
+    const { run: done } = await harness.ok('run_status', { runId: 'r-old', waitSeconds: 30 });
+    expect(done.status, done.error).toBe('succeeded');
+    for (const folder of [home, join(home, 'runs'), dir]) expect(`${folder} ${(await modeOf(folder)).toString(8)}`).toBe(`${folder} 700`);
+    expect((await modeOf(join(dir, 'audit.jsonl'))).toString(8)).toBe('600');
+  });
+
+  it('a CLI run folder made by an older parley (0755, audit log 0644) is made private', async () => {
+    const chat = await startScriptedChat(debaterScript(FOUR_AGENT_DEBATE));
+    servers.push(chat);
+    const work = await mkdtemp(join(tmpdir(), 'parley-private-'));
+    temps.push(work);
+    const dir = join(work, 'debate.run');
+    await mkdir(dir, { mode: 0o755 });
+    await chmod(dir, 0o755);
+    await writeFile(join(dir, 'audit.jsonl'), '', { mode: 0o644 });
+    await chmod(join(dir, 'audit.jsonl'), 0o644);
+    await runDebateToFile({ question: 'Ship it?', agents: agentsOn(chat.baseUrl, ['m1', 'm2']), rounds: 2 }, { outPath: join(work, 'debate.json') });
+    expect((await modeOf(dir)).toString(8)).toBe('700');
+    expect((await modeOf(join(dir, 'audit.jsonl'))).toString(8)).toBe('600');
+  });
+
+  it('temp files a killed run left in its run folder are swept when the folder is next taken', async () => {
+    const chat = await startScriptedChat(debaterScript(FOUR_AGENT_DEBATE));
+    servers.push(chat);
+    const work = await mkdtemp(join(tmpdir(), 'parley-private-'));
+    temps.push(work);
+    const dir = join(work, 'debate.run');
+    await mkdir(dir, { mode: 0o700 });
+    // A write cut short by a kill: pid 2^22 + 1 is above any pid_max, so its writer is surely gone.
+    const dead = `.baseline.json.${2 ** 22 + 1}.0123456789ab.tmp`;
+    // One of a live process that is not old: left alone.
+    const live = `.baseline.json.${process.ppid}.0123456789ab.tmp`;
+    for (const name of [dead, live]) await writeFile(join(dir, name), '{"partial":', { mode: 0o600 });
+    await runDebateToFile({ question: 'Ship it?', agents: agentsOn(chat.baseUrl, ['m1', 'm2']), rounds: 2 }, { outPath: join(work, 'debate.json') });
+    const names = await readdir(dir);
+    expect(names).not.toContain(dead);
+    expect(names).toContain(live);
   });
 });

@@ -6,7 +6,7 @@ import type { Usage } from '../../schemas/common.js';
 import { BackendError } from '../backend.js';
 import { buildCodexArgs, type CodexArgvInput } from './argv.js';
 import { descendantsOf, killAll, processesWithEnv } from './process-tree.js';
-import { WATCHDOG_SPAWN_FAILED, watchdogCommand } from './watchdog.js';
+import { WATCHDOG_GRACE_MS, WATCHDOG_SPAWN_FAILED, watchdogCommand } from './watchdog.js';
 import { randomUUID } from 'node:crypto';
 import { parseEventLine, parseJsonEvents, type CodexEvent } from './events.js';
 import { classifyFailure, stderrTail } from './failures.js';
@@ -49,25 +49,10 @@ export interface CodexCallResult {
 }
 
 export const DEFAULT_CODEX_TIMEOUT_MS = 600_000;
-const KILL_GRACE_MS = 2_000;
+/** Past the watchdog's own grace: only a watchdog that failed to end codex is still there by then. */
+const FALLBACK_KILL_MS = WATCHDOG_GRACE_MS + 3_000;
 /** An environment variable naming the call: what a cancel finds Codex's sandboxed commands by. */
 const CALL_TAG = 'PARLEY_CODEX_CALL';
-
-// Detached groups outlive parley unless killed: do it when this process exits (a SIGKILL of parley
-// is the watchdog's case, see watchdog.ts).
-const liveGroups = new Set<number>();
-process.once('exit', () => killLiveCodexGroups());
-
-/** SIGKILLs the process group of every codex call in flight; synchronous, for exit paths. */
-export function killLiveCodexGroups(): void {
-  for (const pid of liveGroups) {
-    try {
-      process.kill(-pid, 'SIGKILL');
-    } catch {
-      // already gone
-    }
-  }
-}
 
 /** Runs one `codex exec` turn. Throws BackendError on every failure. */
 export async function runCodex(opts: CodexCallOptions): Promise<CodexCallResult> {
@@ -101,8 +86,9 @@ async function spawnAndParse(opts: CodexCallOptions, env: NodeJS.ProcessEnv, cod
   const timeoutMs = opts.timeoutMs ?? DEFAULT_CODEX_TIMEOUT_MS;
   const { file, prefixArgs } = spawnTarget(codexPath);
   const started = performance.now();
-  // Own process group, so a timeout or cancel kills codex and everything it started; the watchdog
-  // between parley and codex ends them if parley dies without doing it.
+  // The watchdog ends codex and everything it started when parley closes its channel: to cancel a call,
+  // and by itself whenever parley exits, however it exits (watchdog.ts). Its own process group, so a
+  // signal to parley's group (Ctrl-C, `timeout`) reaches it only through parley.
   const guarded = watchdogCommand(file, [...prefixArgs, ...args]);
   const subprocess = execa(guarded.file, guarded.args, {
     input: opts.prompt,
@@ -115,35 +101,24 @@ async function spawnAndParse(opts: CodexCallOptions, env: NodeJS.ProcessEnv, cod
     maxBuffer: 64 * 1024 * 1024,
   });
 
-  if (subprocess.pid !== undefined) liveGroups.add(subprocess.pid);
   let stoppedBy: 'timeout' | 'cancel' | undefined;
-  let stopping: Promise<void> | undefined;
-  let forceKill: NodeJS.Timeout | undefined;
-  // Codex's process tree as it was when we stopped it: sandboxed commands live outside its group.
-  let tree: number[] = [];
-  // Members may have started children since the snapshot, and the sandbox re-parents the command to
-  // init: also take every process that still carries this call's tag in its environment (Linux).
-  const killTree = async (): Promise<void> =>
-    killAll([...new Set([...tree, ...(await descendantsOf(...tree)), ...processesWithEnv(CALL_TAG, callTag)])], 'SIGKILL');
-  const killGroup = (signal: NodeJS.Signals): void => {
+  let fallback: NodeJS.Timeout | undefined;
+  // Only if the watchdog did not end codex: kill the group and what is below it.
+  const killEverything = async (): Promise<void> => {
     if (subprocess.pid === undefined) return;
+    const tree = await descendantsOf(subprocess.pid);
     try {
-      process.kill(-subprocess.pid, signal);
+      process.kill(-subprocess.pid, 'SIGKILL');
     } catch {
       // the group is already gone
     }
+    killAll([...new Set([...tree, ...processesWithEnv(CALL_TAG, callTag)])], 'SIGKILL');
   };
   const stop = (reason: 'timeout' | 'cancel'): void => {
     if (stoppedBy) return;
     stoppedBy = reason;
-    stopping = (async () => {
-      if (subprocess.pid !== undefined) tree = await descendantsOf(subprocess.pid);
-      killGroup('SIGTERM');
-      forceKill = setTimeout(() => {
-        killGroup('SIGKILL');
-        void killTree();
-      }, KILL_GRACE_MS);
-    })();
+    if (subprocess.connected) subprocess.disconnect();
+    fallback = setTimeout(() => void killEverything(), FALLBACK_KILL_MS);
   };
   const timer = setTimeout(() => stop('timeout'), timeoutMs);
   const onAbort = (): void => stop('cancel');
@@ -152,14 +127,8 @@ async function spawnAndParse(opts: CodexCallOptions, env: NodeJS.ProcessEnv, cod
 
   const result = await subprocess;
   clearTimeout(timer);
+  clearTimeout(fallback);
   opts.signal?.removeEventListener('abort', onAbort);
-  await stopping;
-  clearTimeout(forceKill);
-  if (stoppedBy) {
-    killGroup('SIGKILL');
-    await killTree();
-  }
-  if (subprocess.pid !== undefined) liveGroups.delete(subprocess.pid);
   const durationMs = performance.now() - started;
 
   const stdout = String(result.stdout ?? '');

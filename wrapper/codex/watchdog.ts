@@ -1,7 +1,15 @@
+/** How long codex has to exit after SIGTERM before the watchdog SIGKILLs it and its commands. */
+export const WATCHDOG_GRACE_MS = 2_000;
+
 /**
  * Codex runs under a small Node watchdog (`node -e WATCHDOG -- <codex> <args>`) that parley talks to
- * over an IPC channel. When parley dies, even by SIGKILL, the channel closes and the watchdog ends
- * codex and every process below it (sandboxed commands run in sessions of their own), then itself.
+ * over an IPC channel, and the watchdog alone ends codex early: when the channel closes (parley
+ * cancels a call by closing it, and it closes by itself whenever parley exits, even by SIGKILL) or
+ * when the watchdog is sent SIGTERM, SIGINT or SIGHUP. It first lists codex and every process below it
+ * (sandboxed commands run in sessions of their own, so no process group holds them all) while codex
+ * still holds them, signals them SIGTERM, and once codex has exited (or after a grace period) SIGKILLs
+ * them and whatever they started meanwhile. parley never signals the watchdog's group on exit: a
+ * killed watchdog could no longer find the commands codex left behind.
  * It is inline source, not a module, so it runs the same from the sources, dist/ and the bundle.
  *
  * Portable: the channel and the process table (ps -A on macOS and the BSDs, /proc on Linux,
@@ -13,23 +21,39 @@ const { spawn, execFileSync } = require('node:child_process');
 const fs = require('node:fs');
 const [file, ...args] = process.argv.slice(1);
 const tag = process.env.PARLEY_CODEX_CALL;
-let orphaned = false;
+const GRACE_MS = ${WATCHDOG_GRACE_MS};
+let ending = false;
+let finished = false;
+let exited;
+let found = [];
 const child = spawn(file, args, { stdio: 'inherit' });
-// parley signals the whole process group: codex gets it directly, the watchdog waits for codex's exit.
-for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(signal, () => {});
 child.on('error', (error) => {
   process.stderr.write('parley watchdog: cannot start codex: ' + (error.code || 'error') + ' ' + error.message + '\n');
   process.exit(127);
 });
 child.on('exit', (code, signal) => {
-  if (orphaned) return;
+  exited = { code, signal };
+  if (ending && !finished) return finish();
+  // Codex ends its shell-snapshot login shell on the way out, but not what that shell started (a slow
+  // .bashrc's children): with no parent chain left, only the call tag finds them (Linux).
+  if (!ending) {
+    try {
+      killAll(tagged(), 'SIGKILL');
+    } catch {}
+  }
+  leave();
+});
+
+// Ends as codex ended, so parley reads codex's own exit.
+function leave() {
+  const { code, signal } = exited;
   if (signal) {
     process.removeAllListeners(signal);
     process.kill(process.pid, signal);
     return;
   }
   process.exit(code === null ? 1 : code);
-});
+}
 
 function table() {
   const parentOf = new Map();
@@ -65,13 +89,13 @@ function tagged() {
 
 function below(roots) {
   const parentOf = table();
-  const found = new Set();
+  const seen = new Set();
   const frontier = [...roots];
   while (frontier.length > 0) {
     const parent = frontier.pop();
-    for (const [pid, ppid] of parentOf) if (ppid === parent && !found.has(pid)) (found.add(pid), frontier.push(pid));
+    for (const [pid, ppid] of parentOf) if (ppid === parent && !seen.has(pid)) (seen.add(pid), frontier.push(pid));
   }
-  return [...found];
+  return [...seen];
 }
 
 function killAll(pids, signal) {
@@ -82,32 +106,44 @@ function killAll(pids, signal) {
   }
 }
 
-function parleyGone() {
-  if (orphaned) return;
-  orphaned = true;
+function end() {
+  if (ending) return;
+  ending = true;
+  if (exited) return leave();
+  setTimeout(finish, GRACE_MS);
   if (process.platform === 'win32') {
     try {
       execFileSync('taskkill', ['/T', '/F', '/PID', String(child.pid)], { stdio: 'ignore' });
     } catch {}
-    process.exit(1);
+    return;
   }
-  let pids = [];
+  // Listed before anything is signalled: once codex exits, its commands have no parent that leads to them.
   try {
-    pids = [...new Set([...below([process.pid]), ...tagged()])];
-  } catch {}
-  killAll(pids, 'SIGTERM');
-  setTimeout(() => {
-    let late = [];
-    try {
-      late = [...below([process.pid, ...pids]), ...tagged()];
-    } catch {}
-    killAll([...pids, ...late], 'SIGKILL');
-    process.exit(1);
-  }, 1000);
+    found = [...new Set([...below([process.pid]), ...tagged()])];
+  } catch {
+    found = [child.pid];
+  }
+  killAll(found, 'SIGTERM');
 }
 
-process.on('disconnect', parleyGone);
-if (!process.connected) parleyGone();
+function finish() {
+  if (finished) return;
+  finished = true;
+  if (process.platform === 'win32') {
+    if (!exited) child.kill();
+  } else {
+    let late = [];
+    try {
+      late = [...below([process.pid, ...found]), ...tagged()];
+    } catch {}
+    killAll([...found, ...late], 'SIGKILL');
+  }
+  if (exited) leave();
+}
+
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(signal, end);
+process.on('disconnect', end);
+if (!process.connected) end();
 `;
 
 /** The watchdog's exit code when it could not start codex (its stderr then names the errno code). */

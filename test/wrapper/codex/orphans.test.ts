@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { BackendError } from '../../../wrapper/backend.js';
 import { runCodex } from '../../../wrapper/codex/index.js';
+import { killAll } from '../../../wrapper/codex/process-tree.js';
 import { CODEX_BIN, processesUsing, startRig, until } from './live-helpers.js';
 
 const REPO = join(import.meta.dirname, '..', '..', '..');
@@ -84,6 +85,28 @@ describe('no codex process outlives parley', () => {
     await until(() => processesUsing(rig.codexHome).length === 0 && processesRunning(`sleep ${marker}`).length === 0, 'codex and its command to exit', 10_000);
   });
 
+  // What `timeout -k`, Slurm and an impatient user send: the second signal ends parley at once,
+  // before its own cancel has finished, so the watchdog has to end codex and its command alone.
+  const SEQUENCES = [
+    { second: 'SIGTERM', first: 'SIGTERM', exit: { code: 143, signal: null } },
+    { second: 'SIGTERM', first: 'SIGINT', exit: { code: 143, signal: null } },
+    { second: 'SIGKILL', first: 'SIGTERM', exit: { code: null, signal: 'SIGKILL' } },
+  ] as const;
+  for (const [index, { first, second, exit }] of SEQUENCES.entries()) {
+    it(`${first} then ${second} 50 ms later to parley debate leaves no codex process or sandboxed command`, { timeout: 90_000 }, async () => {
+      const marker = `5${index}.${process.pid}`;
+      const { child, rig, stderr } = await startParley('debate', marker);
+      child.kill(first);
+      await new Promise((r) => setTimeout(r, 50));
+      child.kill(second);
+      expect(await exited(child), stderr()).toEqual(exit);
+      await until(() => processesUsing(rig.codexHome).length === 0 && processesRunning(`sleep ${marker}`).length === 0, 'codex and its command to exit', 10_000).catch(() => undefined);
+      const left = [...new Set([...processesUsing(rig.codexHome), ...processesRunning(`sleep ${marker}`)])];
+      killAll(left, 'SIGKILL');
+      expect(left).toEqual([]);
+    });
+  }
+
   // PARLEY_ORPHAN_KILLS=20 repeats it: the figure "N SIGKILLs of parley mid-call, 0 codex processes left".
   const kills = Number(process.env.PARLEY_ORPHAN_KILLS ?? 1);
   it(`SIGKILL to parley itself (x${kills}): codex and its command die with it`, { timeout: 30_000 + kills * 60_000 }, async () => {
@@ -102,6 +125,21 @@ describe('no codex process outlives parley', () => {
 });
 
 describe('the codex watchdog', () => {
+  it('a call that ends normally leaves nothing its login shell started (a slow .bashrc)', { timeout: 60_000 }, async () => {
+    const marker = `61.${process.pid}`;
+    const rig = await startRig(() => ({ text: 'done' }));
+    const home = await mkdtemp(join(tmpdir(), 'parley-orphans-home-'));
+    folders.push(home);
+    // Codex snapshots the user's shell with `bash -lc`, which sources ~/.bashrc; it kills that shell when it exits, not its children.
+    await writeFile(join(home, '.bashrc'), `sleep ${marker}\n`);
+    const result = await runCodex({ prompt: 'x', codexPath: CODEX_BIN, env: { ...rig.env, HOME: home }, timeoutMs: 30_000 });
+    expect(result.answer).toBe('done');
+    await until(() => processesRunning(`sleep ${marker}`).length === 0, 'the login shell\'s command to be gone', 5_000).catch(() => undefined);
+    const left = [...new Set([...processesUsing(rig.codexHome), ...processesRunning(`sleep ${marker}`)])];
+    killAll(left, 'SIGKILL');
+    expect(left).toEqual([]);
+  });
+
   it('a codex it cannot start is still not-found, with the install hint', async () => {
     const work = await mkdtemp(join(tmpdir(), 'parley-orphans-'));
     folders.push(work);
