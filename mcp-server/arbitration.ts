@@ -1,7 +1,6 @@
 import { arbitrationPrecheck, arbitrationRefs, buildArbitrationPrompt, parseArbitrationReply } from '../protocols/argumentation/index.js';
 import type { ServerDeps } from './deps.js';
-import type { MoveOutcome } from './deliberations.js';
-import { ToolRefusal } from './tool-kit.js';
+import { serverRefusal, throwIfRefused, type MoveOutcome } from './deliberations.js';
 
 export interface ArbitrationOutcome {
   moved: MoveOutcome;
@@ -14,8 +13,7 @@ export const arbitrationJobId = (deliberationId: string): string => `arbitrate-$
 /** Asks the engine whether arbitration may be recorded now, before any model call is spent on it. */
 export async function checkArbitration(deps: ServerDeps, deliberationId: string): Promise<void> {
   const { state } = await deps.deliberations.get(deliberationId);
-  const refusal = arbitrationPrecheck(state);
-  if (refusal && !refusal.ok) throw new ToolRefusal(refusal.refusal.message, refusal.refusal.rule, refusal.refusal.legalMoves);
+  throwIfRefused(arbitrationPrecheck(state));
 }
 
 /** A fresh reviewer (a new session, no attribution) flags bucket items; flags, notes and remarks are recorded. */
@@ -31,7 +29,7 @@ export async function arbitrate(deps: ServerDeps, deliberationId: string, backen
   const read = parseArbitrationReply(reply.text, refs);
   await audit.append({ type: 'arbitration-reply', reply: reply.text, usage: reply.usage, items: read.items, remarks: read.remarks ?? null });
   if (read.items.length === 0) {
-    throw new ToolRefusal(`the reviewer's reply named none of ${refs.join(', ')}; call delib_arbitrate again, or give the flags yourself (items)`, 'arbitration-unreadable', ['delib_arbitrate']);
+    throw serverRefusal(state, `the reviewer's reply named none of ${refs.join(', ')}; call delib_arbitrate again, or give the flags yourself (items)`, 'arbitration-unreadable');
   }
   // Items the reviewer skipped count as unflagged, and say so: coverage is the engine's rule.
   const named = new Set(read.items.map((i) => i.ref));

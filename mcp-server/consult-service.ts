@@ -4,12 +4,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { DeliberationState } from '../schemas/argumentation.js';
 import type { Usage } from '../schemas/common.js';
-import { buildConsulteePrompt, nextConsulteePrompt, type PromptKind } from '../protocols/argumentation/index.js';
+import { buildConsulteePrompt, consultPrecheck, nextConsulteePrompt, type PromptKind } from '../protocols/argumentation/index.js';
 import { BackendError } from '../wrapper/backend.js';
 import type { CodexCallOptions, CodexCallResult } from '../wrapper/codex/index.js';
-import type { Deliberations, MoveOutcome } from './deliberations.js';
+import { serverRefusal, throwIfRefused, type Deliberations, type MoveOutcome } from './deliberations.js';
 import type { JobManager } from './jobs.js';
-import { ToolRefusal } from './tool-kit.js';
 
 export interface ConsultSettings {
   cwd?: string;
@@ -45,7 +44,8 @@ const NO_USAGE: Usage = { inputTokens: 0, cachedInputTokens: 0, outputTokens: 0,
  * One consultee call for a deliberation: picks the prompt (first, next, retry, recovery), sends it
  * through the Codex wrapper (resuming the session), audits prompt and raw reply, and records the
  * reply as the engine's reply_record move. A format failure is retried at once within the same
- * consult (the protocol's retry prompt), so it costs Codex a turn but the orchestrator no call.
+ * consult (the protocol's retry prompt) when the engine allows another turn, so it costs Codex a
+ * turn but the orchestrator no call. Whether a consult may run at all is the engine's consultPrecheck.
  * Runs as a job so no tool call blocks past a timeout.
  */
 export class ConsultService {
@@ -68,10 +68,7 @@ export class ConsultService {
     const id = this.jobId(deliberationId);
     if (this.running(deliberationId)) return id;
     const { state } = await this.deps.deliberations.get(deliberationId);
-    if (state.status !== 'active') throw new ToolRefusal(`the deliberation terminated (${state.termination?.reason}); synthesize it`, 'deliberation-terminated', ['delib_synthesize']);
-    if (state.replyRecorded) {
-      throw new ToolRefusal(`iteration ${state.n} already has its reply; judge it with phase.advance (delib_judge), which asks Codex for the next one`, 'one-reply-per-iteration', ['delib_judge']);
-    }
+    throwIfRefused(consultPrecheck(state));
     const given = Object.fromEntries(Object.entries(settings).filter(([, v]) => v !== undefined));
     const merged = { ...this.settings.get(deliberationId), ...given };
     this.settings.set(deliberationId, merged);
@@ -81,7 +78,9 @@ export class ConsultService {
 
   /** Records a reply the orchestrator obtained itself, as if Codex had given it. */
   async recordOwn(deliberationId: string, reply: string): Promise<ConsultOutcome> {
-    if (this.running(deliberationId)) throw new ToolRefusal('a consult is running for this deliberation; wait for it (delib_consult) or cancel it first', 'consult-running', ['delib_consult']);
+    const { state } = await this.deps.deliberations.get(deliberationId);
+    if (this.running(deliberationId)) throw serverRefusal(state, 'a consult is running for this deliberation; wait for it (delib_consult) or cancel it first', 'consult-running');
+    throwIfRefused(consultPrecheck(state));
     const moved = await this.deps.deliberations.apply(deliberationId, 'reply_record', { text: reply });
     return { turns: [], reply, moved, effects: moved.effects };
   }
@@ -103,7 +102,8 @@ export class ConsultService {
       turns.push(turn.meta);
       effects.push(...turn.moved.effects);
       state = turn.moved.state;
-      const retry = state.status === 'active' && !state.replyRecorded && state.counters.consecutiveFormatFailures === 1 && turns.length === 1;
+      // A format failure is retried at once when the engine allows another turn (not in quick mode once its two are spent).
+      const retry = turns.length === 1 && !state.replyRecorded && !consultPrecheck(state);
       if (!retry) return { turns, reply: turn.reply, moved: turn.moved, effects };
       say('format failure: sending the retry prompt');
     }

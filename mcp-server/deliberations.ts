@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { DeliberationState } from '../schemas/argumentation.js';
-import { applyMove, moves, startDeliberation, type ItemRefusal, type MoveResult, type StartInput } from '../protocols/argumentation/index.js';
+import { applyMove, moves, nextLegalMoves, startDeliberation, type ItemRefusal, type MoveResult, type StartInput } from '../protocols/argumentation/index.js';
 import { createDocumentStore, deliberationStoreLocation, type DocumentStore, type StoreLayout } from '../state/document-store.js';
 import { ToolRefusal } from './tool-kit.js';
 
@@ -95,6 +95,16 @@ export class Deliberations {
     const quick = [...this.quick.values()].map((state) => ({ id: state.id, updatedAt: state.updatedAt, summary: { question: state.question.slice(0, 120), mode: state.mode, n: state.n, status: state.status } }));
     return [...stored, ...quick];
   }
+}
+
+/** An engine pre-check's refusal (consultPrecheck, arbitrationPrecheck) as the tool's refusal; nothing when it passed. */
+export function throwIfRefused(result: MoveResult | undefined): void {
+  if (result && !result.ok) throw new ToolRefusal(result.refusal.message, result.refusal.rule, result.refusal.legalMoves);
+}
+
+/** A refusal the server itself raises (a job still running, a failed model call): the legal next moves are the engine's. */
+export function serverRefusal(state: DeliberationState, message: string, rule: string): ToolRefusal {
+  return new ToolRefusal(message, rule, nextLegalMoves(state).map((m) => m.move));
 }
 
 function notFoundAsRefusal(id: string, error: unknown): unknown {

@@ -107,7 +107,7 @@ export const Point = z.object({
   label: ReplyLabel.optional(),
   source: z.enum(['consultee', 'stress-test']),
   status: PointStatus,
-  triage: z.enum(['in-scope', 'out-of-scope', 'anchor-shift']).optional(),
+  triage: z.enum(['in-scope', 'out-of-scope', 'anchor-shift', 'new-argument']).optional(),
   needsDecisive: z.boolean().optional(),
   clarification: z.string().optional(),
   /** The consultee's own number for the point in its reply. */

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { arbitrate, arbitrationJobId, checkArbitration, type ArbitrationOutcome } from '../arbitration.js';
 import { defineTool, reportProgress, ToolRefusal } from '../tool-kit.js';
+import { serverRefusal } from '../deliberations.js';
 import type { ServerDeps } from '../deps.js';
 import { DelibResult, DeliberationId, leanResult } from './delib-shared.js';
 
@@ -41,7 +42,8 @@ export const arbitrateTool = (deps: ServerDeps) =>
       }
       if (!finished.ok) {
         if (finished.cause instanceof ToolRefusal) throw finished.cause;
-        throw new ToolRefusal(`the arbitration failed: ${finished.error}. The state is unchanged; call delib_arbitrate again`, 'arbitration-failed', ['delib_arbitrate']);
+        const { state } = await deps.deliberations.get(deliberationId);
+        throw serverRefusal(state, `the arbitration failed: ${finished.error}. The state is unchanged; call delib_arbitrate again`, 'arbitration-failed');
       }
       const { moved, items: flags, remarks: said } = finished.result;
       // The report was already read once: the arbitration is what is new (the stored report now carries it).

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { JudgeInput } from '../../protocols/argumentation/index.js';
 import { defineTool, ToolRefusal } from '../tool-kit.js';
+import { serverRefusal } from '../deliberations.js';
 import type { ServerDeps } from '../deps.js';
 import { ConsultOptions, consultAndWait, DelibResult, DeliberationId, leanResult } from './delib-shared.js';
 
@@ -14,10 +15,10 @@ export const judgeTool = (deps: ServerDeps) =>
     effect: 'model-call',
     async handler(args, extra) {
       const { deliberationId, consult, ...judgment } = args;
-      if (deps.consults.running(deliberationId)) {
-        throw new ToolRefusal('Codex is still answering this iteration; wait for it with delib_consult, then judge', 'consult-running', ['delib_consult']);
-      }
       const before = await deps.deliberations.get(deliberationId);
+      if (deps.consults.running(deliberationId)) {
+        throw serverRefusal(before.state, 'Codex is still answering this iteration; wait for it with delib_consult, then judge', 'consult-running');
+      }
       const moved = await deps.deliberations.apply(deliberationId, 'judge', judgment);
       const result = leanResult(moved.state, moved.effects, moved.refused);
       const advanced = moved.state.n !== before.state.n;

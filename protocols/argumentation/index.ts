@@ -29,6 +29,7 @@ export { pointActions, challengeActions } from './legal-actions.js';
 export { buildConsulteePrompt, buildArbitrationPrompt, nextConsulteePrompt, promptKind, type PromptKind } from './prompts.js';
 export { parseArbitrationReply } from './arbitration-reply.js';
 export { arbitrationPrecheck, arbitrationRefs } from './review-moves.js';
+export { consultPrecheck } from './consult-precheck.js';
 export { readReply } from './reply-reader.js';
 export type { Reading, ReadPoint, ReadAnswer } from './reading.js';
 export { phaseFor, ITERATION_CAP, QUICK_ITERATION_CAP } from './queries.js';

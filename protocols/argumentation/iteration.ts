@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import type { DeliberationState } from '../../schemas/argumentation.js';
 import { placeUnresolved, terminate } from './mutations.js';
-import { disputedList, iterationCap, phaseFor, pointsWithStatus, unsettledChallenges } from './queries.js';
+import { nextLegalMoves } from './legal-moves.js';
+import { disputedList, iterationCap, lastIteration, phaseFor, pointsWithStatus, quickTurnsSpent, unsettledChallenges } from './queries.js';
 import { stressTestBlocker, stressTestMayRun } from './stress-test.js';
 import { accept, draft, refuse, requireActive, type MoveContext, type MoveResult } from './result.js';
 
@@ -30,7 +31,8 @@ function blockers(state: DeliberationState): string[] {
 export function iterationAdvance(state: DeliberationState, input: IterationAdvanceInput, ctx: MoveContext): MoveResult {
   const guard = requireActive(state);
   if (guard) return guard;
-  if (!state.replyRecorded) {
+  // Quick mode whose last turn was an unusable reply: nothing more can come; the orchestrator judges what it has.
+  if (!state.replyRecorded && !quickTurnsSpent(state)) {
     return refuse(state, 'valid-reply-required', `n increments only after a valid reply: record the consultee's reply for iteration ${state.n} first.`);
   }
   const pending = blockers(state);
@@ -64,14 +66,18 @@ export function iterationAdvance(state: DeliberationState, input: IterationAdvan
     terminate(next, 'convergence', converged ? 'no open challenges, no new points, disputed list unchanged' : 'quick: nothing contested');
     return accept(next, [...effects, 'converged: synthesize (delib_synthesize, or synthesis in this judgment)'], ctx);
   }
-  if (next.n >= iterationCap(next)) {
+  if (lastIteration(next)) {
     for (const c of open) {
       c.status = 'resolved';
       c.resolution = 'open-at-end';
       placeUnresolved(next, { pointId: c.pointId, status: 'open-at-end', crux: c.objection, iter: next.n });
     }
-    terminate(next, 'iteration-cap', `iteration cap ${next.n} reached`);
-    return accept(next, [...effects, `iteration cap reached: ${open.length} open dispute(s) -> Unresolved; synthesize`], ctx);
+    const capped = next.n >= iterationCap(next) && next.replyRecorded;
+    terminate(next, 'iteration-cap', capped ? `iteration cap ${next.n} reached` : `quick: both consultee turns spent at iteration ${next.n}`);
+    // "synthesize" only when the engine offers it: quick contested points are placed first, and `next` says so.
+    const then = nextLegalMoves(next).some((m) => m.move === 'delib_synthesize') ? '; synthesize' : '';
+    const unresolved = open.length ? `: ${open.length} open dispute(s) -> Unresolved` : '';
+    return accept(next, [...effects, `${capped ? 'iteration cap reached' : 'quick: both consultee turns spent'}${unresolved}${then}`], ctx);
   }
   const unaddressed = open.some((c) => c.status === 'open' || c.status === 'dropped');
   if (next.mode === 'standard' && next.n === 2 && !next.extendedConstructive && (unaddressed || stressPending)) {
@@ -82,7 +88,8 @@ export function iterationAdvance(state: DeliberationState, input: IterationAdvan
   } else {
     next.n += 1;
     next.phase = next.mode === 'quick' ? null : phaseFor(next.n);
-    effects.push(`iteration ${next.n}${next.phase ? ` (${next.phase})` : ''}: send the next prompt`);
+    // Who sends the next prompt (the server at once, or the orchestrator) is `next`'s to say.
+    effects.push(`iteration ${next.n}${next.phase ? ` (${next.phase})` : ''}`);
   }
   if (next.stressTest.required && !next.stressTest.objection && next.phase !== 'CONSTRUCTIVE') {
     next.stressTest.lapsed = true;

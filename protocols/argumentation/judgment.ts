@@ -23,7 +23,7 @@ const Blocked = {
 /** Everything decided about one point: triage, classification and placement, applied in that order. */
 export const PointJudgment = z.object({
   id: z.string(),
-  triage: z.enum(['in-scope', 'out-of-scope', 'anchor-shift']).optional().describe('default in-scope'),
+  triage: z.enum(['in-scope', 'out-of-scope', 'anchor-shift', 'new-argument']).optional().describe('default in-scope; new-argument (DEVELOPMENT on): Not Evaluated'),
   decisive: z.boolean().optional().describe('CRYSTALLIZATION: settles the exact claim'),
   verdict: Classification.optional(),
   flaw: z.string().optional().describe('SKEPTICAL/REJECT: one sentence; ILL-FORMED: what to clarify'),

@@ -1,6 +1,6 @@
 import type { DeliberationState } from '../../schemas/argumentation.js';
 import { challengeActions, deadlockAllowed } from './legal-actions.js';
-import { activeFacts, iterationCap, pointsWithStatus, unsettledChallenges } from './queries.js';
+import { activeFacts, iterationCap, lastIteration, pointsWithStatus, quickTurnsSpent, unsettledChallenges } from './queries.js';
 import { arbitrationBlocker } from './review-moves.js';
 import { stressTestView } from './stress-test.js';
 
@@ -39,7 +39,8 @@ function terminatedMoves(state: DeliberationState): LegalMove[] {
  */
 function advanceWhy(state: DeliberationState, nothingElse: boolean): string {
   const advance = nothingElse ? 'phase.advance' : 'then phase.advance';
-  if (state.n >= iterationCap(state)) return `${advance}: ends the deliberation (cap): add synthesis`;
+  if (!state.replyRecorded) return `${advance}: ends the deliberation (quick: both consultee turns spent, the last reply unusable): add synthesis`;
+  if (lastIteration(state)) return `${advance}: ends the deliberation (cap): add synthesis`;
   if (state.mode === 'quick') return `${advance}: ends the deliberation if nothing stays contested: add synthesis`;
   // Convergence (iteration.ts): no new point, nothing open, and the disputed list as at the last advance.
   if (state.scope.newPoints > 0) return `${advance} (new points: another iteration follows, no synthesis yet)`;
@@ -53,7 +54,8 @@ function judgmentWhy(state: DeliberationState): string {
   const toJudge = pointsWithStatus(state, 'pending-triage', 'pending-evaluation');
   const clarifying = pointsWithStatus(state, 'clarification-requested');
   const defended = state.challenges.filter((c) => c.status === 'defended');
-  const contested = state.mode === 'quick' ? pointsWithStatus(state, 'contested').filter((p) => p.defense) : [];
+  // Quick mode: a defended point is placed now; at the last iteration every contested one is (synthesis needs it).
+  const contested = state.mode === 'quick' ? pointsWithStatus(state, 'contested').filter((p) => p.defense || lastIteration(state)) : [];
   const pending = (state.readings?.find((r) => r.iter === state.n)?.pending ?? []).filter((p) => !p.resolved);
   if (toJudge.length) parts.push(`verdicts for ${ids(toJudge)}`);
   if (defended.length) parts.push(`judge ${defended.map((c) => `${c.id} (${challengeActions(state, c.id).join('|')})`).join(', ')}`);
@@ -71,7 +73,7 @@ function judgmentWhy(state: DeliberationState): string {
 /** The tools that make sense now, most urgent first. */
 export function nextLegalMoves(state: DeliberationState): LegalMove[] {
   if (state.status === 'terminated') return terminatedMoves(state);
-  if (!state.replyRecorded) {
+  if (!state.replyRecorded && !quickTurnsSpent(state)) {
     const retry = state.counters.consecutiveFormatFailures > 0 ? ' (the retry prompt)' : '';
     return [{ move: 'delib_consult', why: `ask Codex for iteration ${state.n}${retry}` }];
   }

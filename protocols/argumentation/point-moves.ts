@@ -8,7 +8,7 @@ import { accept, draft, refuse, requireActive, type MoveContext, type MoveResult
 
 export const PointTriageInput = z.object({
   pointId: z.string(),
-  triage: z.enum(['in-scope', 'out-of-scope', 'anchor-shift']),
+  triage: z.enum(['in-scope', 'out-of-scope', 'anchor-shift', 'new-argument']),
   reason: z.string(),
   decisive: z.boolean().optional().describe('evidence that settles the exact claim'),
 });
@@ -37,6 +37,10 @@ export function pointTriage(state: DeliberationState, input: PointTriageInput, c
   const point = pointOr(state, input.pointId);
   if (isRefusal(point)) return point;
   if (point.status !== 'pending-triage') return refuse(state, 'already-triaged', `${point.id} is ${point.status}, not waiting for triage.`);
+  // The engine admits a late point that cites an earlier one; only the orchestrator can tell a new argument dressed as one.
+  if (input.triage === 'new-argument' && (state.phase === null || state.phase === 'CONSTRUCTIVE')) {
+    return refuse(state, 'phase-admits-new-arguments', `${state.phase ?? 'Quick mode'} admits new arguments: triage ${point.id} in-scope, out-of-scope or anchor-shift.`);
+  }
   const reason = substantive(state, input.reason, `Triage of ${point.id}`);
   if (typeof reason !== 'string') return reason;
   const next = draft(state);
@@ -45,6 +49,13 @@ export function pointTriage(state: DeliberationState, input: PointTriageInput, c
   if (input.triage === 'out-of-scope') {
     placeDismissed(next, { pointId: p.id, tag: 'OUT-OF-SCOPE', reason, iter: next.n });
     return accept(next, [`${p.id} -> Dismissed OUT-OF-SCOPE`], ctx);
+  }
+  if (input.triage === 'new-argument') {
+    // As the engine routes an uncited late point: DEVELOPMENT admits no new argument, CRYSTALLIZATION none at all.
+    const why = state.phase === 'DEVELOPMENT' ? 'phase-violation' : 'phase-closed';
+    placeNotEvaluated(next, { ref: p.id, reason: why, note: reason, iter: next.n });
+    next.scope.newPoints = Math.max(0, next.scope.newPoints - 1);
+    return accept(next, [`${p.id} -> Not Evaluated (${why}: a new argument in ${state.phase}, by your triage)`], ctx);
   }
   if (input.triage === 'anchor-shift') {
     placeUnresolved(next, { pointId: p.id, status: 'pending-anchor-shift', crux: reason, iter: next.n });

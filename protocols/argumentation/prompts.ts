@@ -33,7 +33,7 @@ function phaseLine(state: DeliberationState): string {
   if (state.phase === null) return `Iteration ${state.n}/${cap} (quick: short answer).`;
   const rule = {
     CONSTRUCTIVE: 'new arguments are welcome',
-    DEVELOPMENT: 'extend, defend or rebut existing points; a new point is evaluated only if it cites the P id or F id it bears on (new evidence on them is welcome), else it is not evaluated',
+    DEVELOPMENT: 'extend, defend or rebut existing points (say which one); new evidence on an existing point is evaluated, a new independent argument is recorded as not evaluated, however it is introduced',
     CRYSTALLIZATION: 'only defenses to open challenges; only decisive evidence (it directly confirms or contradicts a claim) can still change an outcome',
   }[state.phase];
   return `Iteration ${state.n}/${cap} · phase ${state.phase}${state.extendedConstructive && state.n === 3 ? ' (extended)' : ''}: ${rule}.`;

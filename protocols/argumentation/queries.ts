@@ -16,6 +16,21 @@ export function iterationCap(state: DeliberationState): number {
   return state.mode === 'quick' ? QUICK_ITERATION_CAP : ITERATION_CAP;
 }
 
+/** Consultee turns so far: one valid reply per finished iteration, this one's if recorded, and every format failure. */
+export function consulteeTurns(state: DeliberationState): number {
+  return state.n - 1 + (state.replyRecorded ? 1 : 0) + state.counters.totalFormatFailures;
+}
+
+/** Quick mode's two exchanges are a budget of consultee turns: a format failure spends one too. */
+export function quickTurnsSpent(state: DeliberationState): boolean {
+  return state.mode === 'quick' && consulteeTurns(state) >= QUICK_ITERATION_CAP;
+}
+
+/** This iteration's advance ends the deliberation whatever else holds: the cap, or quick mode's turns spent. */
+export function lastIteration(state: DeliberationState): boolean {
+  return state.n >= iterationCap(state) || quickTurnsSpent(state);
+}
+
 export function findPoint(state: DeliberationState, id: string): Point | undefined {
   return state.points.find((p) => p.id === id);
 }
@@ -73,6 +88,9 @@ export function isSubstantive(text: string | undefined): boolean {
 /** Abbreviations whose full stop ends no sentence ("e.g. Amazon MemoryDB", "vs. Redis"). */
 const ABBREVIATIONS = /(?:^|[\s(])(?:e\.g|i\.e|etc|vs|cf|approx|incl|esp|resp|viz|al|fig|no|nos|ca|mr|mrs|ms|dr|prof|st|jr|sr|inc|ltd|co|corp|dept|est|min|max|sec|ns|v|ver|p|pp)\.$/i;
 
+/** An initial or a dotted initialism at the end: "J.", "U.S.", "a.m." (a sentence may end there; a one-sentence rule errs towards one). */
+const INITIALS = /(?:^|[\s(])(?:[A-Z]|(?:[A-Za-z]\.)+[A-Za-z])\.$/;
+
 /** Splits text into sentences; a full stop after an abbreviation, an initial or inside a number ends none. */
 export function sentences(text: string): string[] {
   const out: string[] = [];
@@ -81,7 +99,7 @@ export function sentences(text: string): string[] {
   for (const m of t.matchAll(/[.!?]+(?=\s+\S)/g)) {
     const end = (m.index ?? 0) + m[0].length;
     const before = t.slice(start, end);
-    if (m[0] === '.' && (ABBREVIATIONS.test(before) || /(?:^|\s)[A-Z]\.$/.test(before))) continue;
+    if (m[0] === '.' && (ABBREVIATIONS.test(before) || INITIALS.test(before))) continue;
     // The next sentence starts with a capital, a digit or a quote; "e.g. foo" and "3. 5" do not split.
     const next = t.slice(end).trimStart();
     if (!/^["'“([A-Z0-9`*]/.test(next)) continue;

@@ -88,7 +88,13 @@ function stressTest(state: DeliberationState): { line?: string; section: string 
     return { section: section('STRESS TEST', item(`Objection${st.severity ? ` (${st.severity})` : ''}: ${full(st.objection)}`, st.response ? [`Response: ${full(st.response)}`] : [])) };
   }
   if (state.mode !== 'standard') return { section: '' };
-  const why = st.required ? 'asked for, never answered' : st.warranted ? `warranted, but ${stressTestBlocker(state) ?? 'it would run at the next advance'}` : 'not warranted';
+  const why = st.lapsed
+    ? 'asked for, but CONSTRUCTIVE ended before it was recorded: it lapsed'
+    : st.required
+      ? 'asked for, never answered'
+      : st.warranted
+        ? `warranted, but ${stressTestBlocker(state) ?? 'it would run at the next advance'}`
+        : 'not warranted';
   return { line: `Stress test: ${state.status === 'active' && st.required ? 'asked for in the next prompt' : `not run (${why})`}.`, section: '' };
 }
 
@@ -96,13 +102,23 @@ function arbitration(state: DeliberationState): string {
   const arb = state.arbitration;
   if (!arb) return '';
   const flagged = arb.items.filter((i) => i.flagged);
+  // What the arbiter said of items it let stand is kept too: a reservation short of a flag.
+  const noted = arb.items.filter((i) => !i.flagged && i.note?.trim());
   const bucket = (ref: string) => (['agreed', 'dismissed', 'unresolved'] as const).find((b) => state.buckets[b].some((i) => i.pointId === ref)) ?? 'not placed';
   const lines = [
     `The arbiter${arb.reviewer ? ` (${mdText(arb.reviewer)})` : ''} flagged ${flagged.length} of ${plural(arb.items.length, 'item', 'items')} (${Math.round(arb.flaggedRatio * 100)}%).`,
     ...(flagged.length ? ['', ...flagged.map((i) => `- **${mdText(i.ref)}** (${bucket(i.ref)}): ${i.note ? full(i.note) : 'no reason given'}`)] : []),
+    ...(noted.length ? ['', 'Not flagged, with a note:', '', ...notedLines(noted, bucket)] : []),
     ...(arb.remarks?.trim() ? ['', '**Remarks:**', '', mdParagraphs(arb.remarks)] : []),
   ];
   return section('ARBITRATION', lines);
+}
+
+/** One line per note; items sharing a note (e.g. all the ones the reviewer did not mention) share the line. */
+function notedLines(noted: { ref: string; note?: string }[], bucket: (ref: string) => string): string[] {
+  const byNote = new Map<string, string[]>();
+  for (const i of noted) byNote.set(i.note!.trim(), [...(byNote.get(i.note!.trim()) ?? []), i.ref]);
+  return [...byNote].map(([note, refs]) => `- ${refs.map((ref) => `**${mdText(ref)}** (${bucket(ref)})`).join(', ')}: ${full(note)}`);
 }
 
 function recommendation(state: DeliberationState): string {

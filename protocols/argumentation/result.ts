@@ -47,7 +47,7 @@ export function draft(state: DeliberationState): DeliberationState {
 /** Shared guards; each returns a refusal or undefined. */
 export function requireActive(state: DeliberationState): MoveResult | undefined {
   if (state.status !== 'active') {
-    return refuse(state, 'deliberation-terminated', `The deliberation terminated (${state.termination?.reason ?? 'unknown'}); only synthesis, arbitration and clean-up moves remain.`);
+    return refuse(state, 'deliberation-terminated', `The deliberation terminated (${state.termination?.reason ?? 'unknown'}); what is left: ${nextLegalMoves(state).map((m) => m.why).join('; ') || 'nothing'}.`);
   }
   return undefined;
 }

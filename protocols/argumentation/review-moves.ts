@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { DeliberationState } from '../../schemas/argumentation.js';
 import { surfaceQuestion } from './mutations.js';
-import { stressTestBlocker } from './stress-test.js';
+import { stressTestBlocker, stressTestClosed } from './stress-test.js';
 import { rebuildReport } from './synthesize.js';
 import { accept, draft, refuse, requireActive, type MoveContext, type MoveResult } from './result.js';
 
@@ -46,8 +46,10 @@ export function warrantStressTest(state: DeliberationState, ctx: MoveContext): M
   if (guard) return guard;
   const next = draft(state);
   next.stressTest.warranted = true;
+  const closed = stressTestClosed(next);
   const blocker = stressTestBlocker(next);
-  return accept(next, [blocker ? `stress test warranted; not yet: ${blocker}` : 'stress test warranted: required at the advance'], ctx);
+  const said = closed ? `stress test warranted, but it cannot run: ${closed}` : blocker ? `stress test warranted; not yet: ${blocker}` : 'stress test warranted: required at the advance';
+  return accept(next, [said], ctx);
 }
 
 /** The bucket items an arbiter reviews. */
@@ -59,6 +61,9 @@ export function arbitrationRefs(state: DeliberationState): string[] {
 export function arbitrationBlocker(state: DeliberationState): { rule: string; message: string } | undefined {
   if (state.mode !== 'standard') return { rule: `mode-${state.mode}`, message: `${state.mode} mode has no arbitration (standard mode only).` };
   if (state.status !== 'terminated') return { rule: 'arbitrate-after-termination', message: 'Arbitration reviews the final buckets: terminate the deliberation first.' };
+  if (state.arbitration) {
+    return { rule: 'already-arbitrated', message: `The buckets were arbitrated already (${state.arbitration.reviewer ?? 'a reviewer'}, ${state.arbitration.recordedAt}); one unattributed review per deliberation, and the report carries it.` };
+  }
   if (!arbitrationRefs(state).length) return { rule: 'arbitration-coverage', message: 'No bucket items to arbitrate.' };
   return undefined;
 }

@@ -5,11 +5,19 @@ function livePoints(state: DeliberationState) {
   return state.points.filter((p) => p.status !== 'not-evaluated' && p.triage !== 'out-of-scope' && p.status !== 'dismissed');
 }
 
-/** Why a warranted stress test cannot run now, or undefined when it may (seed: all Agreed, inside CONSTRUCTIVE, standard mode). */
-export function stressTestBlocker(state: DeliberationState): string | undefined {
+/** Why a stress test can never run in this deliberation any more, or undefined while it still may. */
+export function stressTestClosed(state: DeliberationState): string | undefined {
   if (state.mode !== 'standard') return `${state.mode} mode has no stress test`;
   if (state.stressTest.objection) return 'it already ran';
   if (state.phase !== 'CONSTRUCTIVE') return 'CONSTRUCTIVE is over (it runs only there)';
+  if (state.status !== 'active') return 'the deliberation ended inside CONSTRUCTIVE';
+  return undefined;
+}
+
+/** Why a warranted stress test cannot run now, or undefined when it may (seed: all Agreed, inside CONSTRUCTIVE, standard mode). */
+export function stressTestBlocker(state: DeliberationState): string | undefined {
+  const closed = stressTestClosed(state);
+  if (closed) return closed;
   const live = livePoints(state);
   if (!live.length) return 'no point is Agreed yet';
   const notAgreed = live.filter((p) => p.status !== 'agreed').map((p) => p.id);

@@ -292,7 +292,7 @@ describe('argumentation through the MCP tools alone', () => {
     });
     const id: string = (await harness.ok('delib_start', { question: 'Redis or Memcached?' })).deliberationId;
     const judgment = { deliberationId: id, points: [{ id: 'P1.1', verdict: 'AGREE', claimType: 'value', reason: 'a restart must not log every user out' }], phase: { advance: true } };
-    expect(await harness.refused('delib_judge', judgment)).toMatch(/^\[consult-failed\] the judgment was applied \(P1\.1 -> Agreed \(n\/a\); iteration 2 \(CONSTRUCTIVE\): send the next prompt\), but the consult failed: codex did not answer/);
+    expect(await harness.refused('delib_judge', judgment)).toMatch(/^\[consult-failed\] the judgment was applied \(P1\.1 -> Agreed \(n\/a\); iteration 2 \(CONSTRUCTIVE\)\), but the consult failed: codex did not answer/);
     expect(await harness.ok('delib_status', { deliberationId: id })).toMatchObject({ n: 2, replyRecorded: false, buckets: { agreed: ['P1.1'] } });
     const resumed = await harness.ok('delib_consult', { deliberationId: id });
     expect(resumed).toMatchObject({ at: 'n=2 CONSTRUCTIVE active', consult: { status: 'done', reply: { nothingFurther: true } } });

@@ -83,3 +83,56 @@ describe('quick mode through the MCP tools (stdio, real codex)', () => {
     expect(status).toMatchObject({ mode: 'quick', n: 2, status: 'terminated', buckets: { agreed: ['P1.1'], dismissed: ['P1.2 FALSE'] } });
   });
 });
+
+describe('quick mode keeps its two Codex turns when a reply is unusable (stdio, real codex)', () => {
+  it('an unusable second reply is not retried: the format failure is reported and the orchestrator answers from what it has', async () => {
+    const r = await startConsultRig(({ body }) => {
+      const prompt = lastUserText(body);
+      if (prompt.includes('Iteration 1/2')) return { text: FIRST };
+      return { text: 'Well, it depends on the load.' };
+    });
+    const started = await r.ok('delib_start', { question: 'Redis or Memcached for the session cache?', mode: 'quick', consult: { waitSeconds: 30 } });
+    const id: string = started.deliberationId;
+    const judged = await r.ok('delib_judge', {
+      deliberationId: id,
+      points: [
+        { id: 'P1.1', verdict: 'AGREE', claimType: 'value', reason: 'surviving a restart matters more than raw speed for sessions' },
+        { id: 'P1.2', verdict: 'SKEPTICAL', flaw: 'No measurement shows a speed gap that matters at a session cache load.' },
+      ],
+      phase: { advance: true },
+      consult: { waitSeconds: 30 },
+    });
+    expect(judged.consult).toMatchObject({ status: 'done', codex: { turns: 1 } });
+    expect(judged.effects.join('\n')).toMatch(/format failure/);
+    expect(judged.next).toEqual([expect.stringMatching(/^delib_judge: place P1\.2 .*ends the deliberation \(quick: both consultee turns spent/)]);
+    expect(await r.refused('delib_consult', { deliberationId: id })).toMatch(/^\[quick-turns-spent\] .*Legal next moves: delib_judge\.$/);
+    const answered = await r.ok('delib_judge', {
+      deliberationId: id,
+      points: [{ id: 'P1.2', bucket: 'unresolved', status: 'tradeoff', crux: 'raw speed against surviving a restart' }],
+      phase: { advance: true },
+      synthesis: { recommendation: 'Redis', confidence: 'medium' },
+    });
+    expect(answered.at).toBe('n=2 terminated');
+    expect(answered.report).toMatch(/RECOMMENDATION[\s\S]*Redis/);
+    expect(r.server.requests).toHaveLength(2);
+  });
+
+  it('an unusable first reply is retried once in the same consult; those two turns are all, so the first advance ends it', async () => {
+    let served = 0;
+    const r = await startConsultRig(() => ({ text: served++ === 0 ? 'Well, it depends.' : FIRST }));
+    const started = await r.ok('delib_start', { question: 'Redis or Memcached for the session cache?', mode: 'quick', consult: { waitSeconds: 30 } });
+    expect(started.consult).toMatchObject({ status: 'done', codex: { turns: 2 } });
+    const ended = await r.ok('delib_judge', {
+      deliberationId: started.deliberationId,
+      points: [
+        { id: 'P1.1', verdict: 'AGREE', claimType: 'value', reason: 'surviving a restart matters more than raw speed for sessions' },
+        { id: 'P1.2', verdict: 'SKEPTICAL', flaw: 'No measurement shows a speed gap that matters at a session cache load.' },
+      ],
+      phase: { advance: true },
+      consult: { waitSeconds: 30 },
+    });
+    expect(ended).toMatchObject({ at: 'n=1 terminated', next: ['delib_judge: place P1.2 (points with a bucket)'] });
+    expect(ended.consult).toBeUndefined();
+    expect(r.server.requests).toHaveLength(2);
+  });
+});

@@ -12,6 +12,9 @@ const ONE = [
   'As J. R. Smith showed in 2019, the lock queue degrades.',
   'It costs approx. 5 ms per call, which is too much.',
   'It ignores churn (see Fig. 3) and retries.',
+  'It ignores an outage of the U.S. East region, where most users are.',
+  'Peak load comes at 9 a.m. Monday, not at night.',
+  'The U.K. team runs it.',
 ];
 
 describe('sentences', () => {
@@ -23,6 +26,7 @@ describe('sentences', () => {
     expect(sentences('It is wrong. Also slow.')).toEqual(['It is wrong.', 'Also slow.']);
     expect(sentences('It ignores failover, e.g. Sentinel. The rest holds.')).toEqual(['It ignores failover, e.g. Sentinel.', 'The rest holds.']);
     expect(sentences('Does it scale? No.')).toEqual(['Does it scale?', 'No.']);
+    expect(sentences('It fails in the U.S. East region. Nobody measured it.')).toEqual(['It fails in the U.S. East region.', 'Nobody measured it.']);
   });
 });
 
@@ -30,6 +34,11 @@ describe('articulation of a flaw', () => {
   it('accepts a one-sentence flaw with abbreviations', () => {
     const s = judged(withTwoPoints(), points(['P1.1', { verdict: 'SKEPTICAL', flaw: ONE[0] }]));
     expect(s.challenges[0]?.objection).toBe(ONE[0]);
+  });
+
+  it('accepts a flaw naming a dotted initialism (the U.S. East region)', () => {
+    const flaw = 'It ignores an outage of the U.S. East region, where most users are.';
+    expect(judged(withTwoPoints(), points(['P1.1', { verdict: 'SKEPTICAL', flaw }])).challenges[0]?.objection).toBe(flaw);
   });
 
   it('refuses two sentences and quotes the ones it found', () => {

@@ -110,6 +110,35 @@ describe('late content by phase', () => {
     ]);
   });
 
+  it("a late point that cites an earlier one but argues something new: the orchestrator's triage new-argument sends it to Not Evaluated", () => {
+    const s0 = holdRound(holdRound(contested()));
+    expect(s0.phase).toBe('DEVELOPMENT');
+    const s = reply(s0, "Re C1: holds. INFERENCE\n1. Unlike P1.2's cost argument, this is a separate argument: Redis needs a second on-call skill. INFERENCE");
+    expect(s.points.find((p) => p.id === 'P4.1')?.status).toBe('pending-triage');
+    expect(s.scope.newPoints).toBe(1);
+    const r = judge(s, { ...rebut, ...points(['P4.1', { triage: 'new-argument', reason: 'a staffing argument, independent of the cost one it names' }]) });
+    expect(r.ok && r.effects).toContain('P4.1 -> Not Evaluated (phase-violation: a new argument in DEVELOPMENT, by your triage)');
+    const after = judged(s, { ...rebut, ...points(['P4.1', { triage: 'new-argument', reason: 'a staffing argument, independent of the cost one it names' }]) });
+    expect(after.notEvaluated).toEqual([expect.objectContaining({ ref: 'P4.1', reason: 'phase-violation', note: 'a staffing argument, independent of the cost one it names' })]);
+    expect(after.points.find((p) => p.id === 'P4.1')).toMatchObject({ status: 'not-evaluated', triage: 'new-argument' });
+    // As the engine's own routing: not a new point for convergence; no verdict afterwards.
+    expect(after.scope.newPoints).toBe(0);
+    refusedWith(judge(after, points(['P4.1', agreeValue])), 'not-evaluable');
+    // It needs its reason, like any triage that sets a point aside.
+    refusedWith(judge(s, points(['P4.1', { triage: 'new-argument' }])), 'substantive-reason');
+  });
+
+  it('new-argument is refused where new arguments are admitted (CONSTRUCTIVE, quick), and in CRYSTALLIZATION goes to phase-closed', () => {
+    expect(refusedWith(judge(reply(start(), '1. A point. INFERENCE'), points(['P1.1', { triage: 'new-argument', reason: 'it is a brand new argument' }])), 'phase-admits-new-arguments')).toEqual(['triage', 'verdict']);
+    refusedWith(judge(reply(start({ mode: 'quick' }), '1. A point. INFERENCE'), points(['P1.1', { triage: 'new-argument', reason: 'it is a brand new argument' }])), 'phase-admits-new-arguments');
+    let s = contested();
+    for (let i = 0; i < 4; i += 1) s = holdRound(s);
+    s = reply(s, 'Re C1: holds. INFERENCE\n1. Measured against P1.1: a new failure mode in failover. EVIDENCE: bench.txt:9');
+    expect(s.points.find((p) => p.id === 'P6.1')).toMatchObject({ status: 'pending-triage', needsDecisive: true });
+    s = judged(s, points(['P6.1', { triage: 'new-argument', reason: 'failover is a new argument, not evidence on P1.1' }]));
+    expect(s.notEvaluated.find((n) => n.ref === 'P6.1')?.reason).toBe('phase-closed');
+  });
+
   it('CRYSTALLIZATION closes new arguments; only decisive evidence stays in play', () => {
     let s = contested();
     for (let i = 0; i < 4; i += 1) s = holdRound(s);

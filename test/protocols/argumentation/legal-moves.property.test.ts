@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { DeliberationState } from '../../../schemas/argumentation.js';
-import { applyMove, nextLegalMoves, startDeliberation } from '../../../protocols/argumentation/index.js';
+import { applyMove, consultPrecheck, nextLegalMoves, startDeliberation } from '../../../protocols/argumentation/index.js';
 import { ctx, ok } from './helpers.js';
 import { inputFor, QUESTION } from './random-moves.js';
 import { actionWitnesses, noWitness, toolWitnesses } from './witnesses.js';
@@ -9,12 +9,14 @@ import { actionWitnesses, noWitness, toolWitnesses } from './witnesses.js';
 /** Issue 11, item 11: whatever the engine says is legal succeeds for some arguments. */
 describe('every move the engine suggests is legal', () => {
   it('holds for the next moves of every state, and for every tool or action a refusal lists', () => {
-    const checked = { tools: new Set<string>(), actions: new Set<string>(), refusals: 0 };
+    const checked = { tools: new Set<string>(), actions: new Set<string>(), refusals: 0, prechecks: new Set<string>() };
     const fail = (s: DeliberationState, what: string, why: string) => {
       throw new Error(`${what} is suggested but no arguments make it legal\nstate: ${JSON.stringify({ mode: s.mode, n: s.n, phase: s.phase, status: s.status, replyRecorded: s.replyRecorded, points: s.points.map((p) => `${p.id}:${p.status}`), challenges: s.challenges.map((c) => `${c.id}:${c.type}:${c.status}`) })}\n${why}`);
     };
     const tool = (s: DeliberationState, name: string, from: string) => {
-      const why = noWitness(s, toolWitnesses(s, name));
+      // The server asks consultPrecheck before any Codex turn: a consult it refuses is no legal move.
+      const gate = name === 'delib_consult' ? consultPrecheck(s) : undefined;
+      const why = gate && !gate.ok ? `consultPrecheck refuses: ${gate.refusal.rule}` : noWitness(s, toolWitnesses(s, name));
       if (why) fail(s, `${name} (${from})`, why);
       checked.tools.add(name);
     };
@@ -24,6 +26,15 @@ describe('every move the engine suggests is legal', () => {
         let s = ok(startDeliberation({ question: QUESTION, mode, constraints: ['Must be open source'] }, { ...ctx, id: 'p' }));
         for (const act of actions) {
           for (const m of nextLegalMoves(s)) tool(s, m.move, 'next move');
+          // The pre-check and reply_record agree (quick mode's turn budget is the pre-check's alone for now).
+          const gate = consultPrecheck(s);
+          const recorded = applyMove(s, 'reply_record', { text: '1. A new angle on operating cost. INFERENCE' }, ctx);
+          if (gate && !gate.ok) {
+            checked.refusals += 1;
+            checked.prechecks.add(gate.refusal.rule);
+            if (gate.refusal.rule !== 'quick-turns-spent') expect(recorded.ok ? 'accepted' : recorded.refusal.rule).toBe(gate.refusal.rule);
+            for (const m of gate.refusal.legalMoves) tool(s, m, `after consultPrecheck refused ${gate.refusal.rule}`);
+          } else expect(recorded.ok).toBe(true);
           const [name, input] = inputFor(s, act);
           const r = applyMove(s, name, input, ctx);
           if (!r.ok) {
@@ -54,5 +65,6 @@ describe('every move the engine suggests is legal', () => {
     expect([...checked.tools].sort()).toEqual(['delib_arbitrate', 'delib_consult', 'delib_judge', 'delib_synthesize']);
     expect([...checked.actions].sort()).toEqual(['accepted', 'bucket', 'deadlock', 'rebutted', 'rejected', 'triage', 'verdict']);
     expect(checked.refusals).toBeGreaterThan(500);
+    expect([...checked.prechecks].sort()).toEqual(['deliberation-terminated', 'quick-turns-spent', 'reply-already-recorded']);
   });
 });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { DeliberationState } from '../../../schemas/argumentation.js';
-import { buildConsulteePrompt, nextConsulteePrompt, nextLegalMoves, replyView } from '../../../protocols/argumentation/index.js';
-import { advance, agreeValue, judge, judged, points, recommendation, refusedWith, reply, skeptical, start, step } from './helpers.js';
+import { buildConsulteePrompt, consultPrecheck, nextConsulteePrompt, nextLegalMoves, replyView } from '../../../protocols/argumentation/index.js';
+import { advance, agreeValue, apply, judge, judged, points, recommendation, refusedWith, reply, skeptical, start, step } from './helpers.js';
 
 const quick = () => reply(start({ mode: 'quick', constraints: ['No new services'] }), '1. Use Postgres SKIP LOCKED. INFERENCE\n2. Redis Streams add a service. EVIDENCE: compose.yml:1\n3. Both handle 50 jobs/s. GUESS');
 /** n=2: P1.1 agreed, P1.2 and P1.3 objected to. */
@@ -50,6 +50,38 @@ describe('quick mode', () => {
     expect([s.n, s.status, s.termination?.reason]).toEqual([2, 'terminated', 'iteration-cap']);
     refusedWith(judge(s, advance), 'deliberation-terminated');
     expect(nextLegalMoves(s).map((m) => m.move)).toEqual(['delib_judge']);
+  });
+
+  it('two consultee turns in all: a format failure spends one, the retry waits for no third, the judgment ends it', () => {
+    // n=2: the reply is unusable; both turns are spent, so no consult is legal and the advance ends it.
+    const s = reply(objected(), 'Well, it depends.');
+    expect([s.n, s.replyRecorded, s.counters.totalFormatFailures]).toEqual([2, false, 1]);
+    const refused = consultPrecheck(s);
+    expect(refused && !refused.ok && refused.refusal).toMatchObject({ rule: 'quick-turns-spent', legalMoves: ['delib_judge'] });
+    // The engine holds the rule itself: a third reply is refused however it arrives.
+    const third = apply(s, 'reply_record', { text: '1. A third answer. INFERENCE' });
+    expect(!third.ok && third.refusal).toMatchObject({ rule: 'quick-turns-spent' });
+    expect(nextLegalMoves(s)).toEqual([{ move: 'delib_judge', why: expect.stringMatching(/place P1\.2, P1\.3 .*phase\.advance: ends the deliberation \(quick: both consultee turns spent/) }]);
+    const placed = points(['P1.2', { bucket: 'dismissed', tag: 'RISKY', reason: 'a second service is unwelcome here' }], ['P1.3', { bucket: 'dismissed', tag: 'FALSE', reason: 'no measurement supports it' }]);
+    expect(judged(s, advance).termination).toMatchObject({ reason: 'iteration-cap', note: 'quick: both consultee turns spent at iteration 2' });
+    const ended = judged(s, { ...placed, ...advance, synthesis: recommendation });
+    expect(ended.status).toBe('terminated');
+    expect(ended.report?.json.dismissed.map((d) => d.ref)).toEqual(['P1.2', 'P1.3']);
+
+    // n=1: a format failure and its retry are the two turns: the first advance ends it.
+    const retried = reply(reply(start({ mode: 'quick' }), 'prose only'), '1. Use Postgres. INFERENCE');
+    expect([retried.n, retried.replyRecorded, consultPrecheck(retried)?.ok]).toEqual([1, true, false]);
+    const r = judge(retried, { ...points(['P1.1', skeptical]), ...advance });
+    expect(r.ok && [r.state.n, r.state.status, r.effects.at(-1)]).toEqual([1, 'terminated', 'quick: both consultee turns spent']);
+    expect(r.ok && nextLegalMoves(r.state)[0]?.why).toContain('place P1.1');
+  });
+
+  it('the cap says what comes next as `next` does: place the contested points, not "synthesize"', () => {
+    const r = judge(reply(objected(), 'No further points.'), advance);
+    expect(r.ok && r.effects).toEqual(['iteration cap reached']);
+    expect(r.ok && nextLegalMoves(r.state)).toEqual([{ move: 'delib_judge', why: 'place P1.2, P1.3 (points with a bucket)' }]);
+    const settled = judge(reply(objected(), 'Re P1.2: holds. INFERENCE\n\nRe P1.3: conceded.'), { ...points(['P1.2', { bucket: 'unresolved', status: 'tradeoff', crux: 'one more service against queue features' }]), ...advance });
+    expect(settled.ok && settled.effects.at(-1)).toMatch(/synthesize/);
   });
 
   it('a contested point without any answer is placed after the end; synthesis waits for it', () => {

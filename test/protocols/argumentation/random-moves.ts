@@ -103,7 +103,7 @@ export function inputFor(s: DeliberationState, act: Action): [string, unknown] {
   const fact = pick(s.ledger, b)?.id ?? 'F1';
   switch (kind) {
     case 0: return ['reply_record', { text: replyText(s, a, b) }];
-    case 1: return ['judge', { points: [{ id: point.id, triage: (['in-scope', 'out-of-scope', 'anchor-shift'] as const)[b % 3], reason: reason(flag && b % 4 === 0), decisive: flag }] }];
+    case 1: return ['judge', { points: [{ id: point.id, triage: (['in-scope', 'out-of-scope', 'anchor-shift', 'new-argument'] as const)[b % 4], reason: reason(flag && b % 4 === 0), decisive: flag }] }];
     case 2: return ['judge', { points: [verdictItem(s, point, a, b, flag)] }];
     case 3: return ['judge', { challenges: [challengeItem(challenge, a, b, flag)] }];
     case 4: return ['judge', { points: [bucketItem(s, point, a, b)] }];

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { buildConsulteePrompt, statusView } from '../../../protocols/argumentation/index.js';
-import { advance, agreeValue, judge, judged, points, refusedWith, reply, skeptical, withTwoPoints } from './helpers.js';
+import { advance, agreeValue, judge, judged, points, recommendation, refusedWith, reply, skeptical, withTwoPoints } from './helpers.js';
 
 const warrant = { phase: { stressTestWarranted: true } };
 const warrantAndAdvance = { phase: { stressTestWarranted: true, advance: true } };
@@ -60,8 +60,27 @@ describe('stress test', () => {
     s = judged(reply(s, 'Re C1: holds. INFERENCE'), { challenges: [{ id: 'C1', verdict: 'accepted', claimType: 'value', reason: 'warm restarts matter to this team' }], ...advance });
     expect(s.phase).toBe('DEVELOPMENT');
     const r = judge(reply(s, 'No further points.'), warrant);
-    expect(effects(r)).toContain('stress test warranted; not yet: CONSTRUCTIVE is over (it runs only there)');
+    expect(effects(r)).toEqual(['stress test warranted, but it cannot run: CONSTRUCTIVE is over (it runs only there)']);
     expect(refusedWith(judge(reply(s, 'No further points.'), record), 'phase-closed')).toEqual(['delib_judge']);
+  });
+
+  it('a required test not recorded before CONSTRUCTIVE ends lapses: the advance, the status and the report say so', () => {
+    let s = judged(standard(), { ...points(['P1.1', agreeValue], ['P1.2', agreeValue]), ...warrantAndAdvance });
+    expect([s.n, s.stressTest.required]).toEqual([2, true]);
+    // Asked for at n=2, not recorded: CONSTRUCTIVE is extended once for it, then it ends.
+    s = judged(reply(s, 'No further points.'), advance);
+    expect([s.n, s.phase, s.extendedConstructive]).toEqual([3, 'CONSTRUCTIVE', true]);
+    const r = judge(reply(s, 'No further points.'), advance);
+    expect(effects(r)).toContain('the required stress test was not recorded before CONSTRUCTIVE ended: it lapses (the report says so)');
+    s = r.ok ? r.state : s;
+    expect([s.n, s.phase, s.stressTest.lapsed]).toEqual([4, 'DEVELOPMENT', true]);
+    expect(statusView(s).stressTest).toEqual({ lapsed: 'required, but CONSTRUCTIVE ended before it was recorded' });
+    s = reply(s, 'No further points.');
+    expect(refusedWith(judge(s, record), 'phase-closed')).toEqual(['delib_judge']);
+    expect(effects(judge(s, warrant))).toEqual(['stress test warranted, but it cannot run: CONSTRUCTIVE is over (it runs only there)']);
+    s = judged(s, { ...advance, synthesis: recommendation });
+    expect(s.status).toBe('terminated');
+    expect(s.report?.markdown).toContain('Stress test: not run (asked for, but CONSTRUCTIVE ended before it was recorded: it lapsed).');
   });
 
   it('minimal mode refuses a warrant', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildArbitrationPrompt, nextLegalMoves, placeCounts, statusView, synthesize } from '../../../protocols/argumentation/index.js';
+import { arbitrationPrecheck, buildArbitrationPrompt, nextLegalMoves, placeCounts, statusView, synthesize } from '../../../protocols/argumentation/index.js';
 import { advance, agreeValue, apply, ctx, judge, judged, ok, points, recommendation, refusedWith, reply, skeptical, start, step, withTwoPoints } from './helpers.js';
 
 /** Standard mode, ended early (trivial) with P1.1 agreed, P1.2 ill-formed and an unverified fact. */
@@ -105,6 +105,29 @@ describe('arbitration', () => {
     expect(a.report?.json.arbitration).toMatchObject({ flags: [{ ref: 'P1.1', note: 'value claim, thin reason' }], remarks });
     for (const part of ['value claim, thin reason', 'The Redis side was never argued', recommendation.recommendation]) expect(a.report?.markdown).toContain(part);
     expect(nextLegalMoves(a).map((m) => m.move)).not.toContain('delib_arbitrate');
+  });
+
+  it('is recorded once: a second one is refused by the pre-check the server asks before any model call', () => {
+    const a = step(finished(), 'arbitration_record', { items: [{ ref: 'P1.1', flagged: false }], reviewer: 'arbiter-1' });
+    const again = arbitrationPrecheck(a);
+    expect(again && !again.ok && again.refusal).toMatchObject({ rule: 'already-arbitrated', message: expect.stringContaining('arbiter-1') });
+    const legal = refusedWith(apply(a, 'arbitration_record', { items: [{ ref: 'P1.1', flagged: true }] }), 'already-arbitrated');
+    expect(legal).toContain('delib_synthesize');
+    expect(legal).not.toContain('delib_arbitrate');
+  });
+
+  it("the report keeps the arbiter's notes on items it did not flag, one line per note", () => {
+    const s = judged(withTwoPoints({ mode: 'standard' }), { ...points(['P1.1', agreeValue], ['P1.2', agreeValue]), phase: { trivial: true } });
+    const items = [
+      { ref: 'P1.1', flagged: false, note: 'sound, though it leans on the team being small' },
+      { ref: 'P1.2', flagged: false, note: 'not mentioned by the reviewer' },
+    ];
+    const md = step(step(s, 'synthesize', recommendation), 'arbitration_record', { items }).report?.markdown ?? '';
+    const section = md.slice(md.indexOf('## ARBITRATION'));
+    expect(section).toContain('flagged 0 of 2 items (0%)');
+    expect(section).toContain('Not flagged, with a note:');
+    expect(section).toContain('- **P1.1** (agreed): sound, though it leans on the team being small');
+    expect(section).toContain('- **P1.2** (agreed): not mentioned by the reviewer');
   });
 
   it('the arbitration view is unattributed and never shows unverified consultee claims', () => {
