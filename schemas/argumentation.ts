@@ -223,12 +223,12 @@ export type Arbitration = z.infer<typeof Arbitration>;
 
 /** A part of a reply parley could not apply with certainty: the orchestrator confirms or corrects it. */
 export const PendingReading = z.object({
-  /** S<k> section, U<k> question for the user, A<k> answer it could not match, or the point id (mention). */
+  /** S<k> section, U<k> question for the user, A<k> answer it could not match, M<k> or the point id (mention). */
   ref: z.string(),
   kind: z.enum(['section', 'question', 'answer', 'mention']),
   text: z.string(),
   title: z.string().optional(),
-  /** mention: the open challenge the point mentions; answer: the id it named. */
+  /** mention: the open challenge (quick: the contested point) it names; answer: the id it named. */
   target: z.string().optional(),
   resolved: z.enum(['point', 'question', 'defense', 'concession']).optional(),
 });

@@ -1,14 +1,15 @@
 import { z } from 'zod';
-import type { Challenge, DeliberationState, PendingReading } from '../../schemas/argumentation.js';
+import type { Challenge, DeliberationState, PendingReading, Point } from '../../schemas/argumentation.js';
 import { placeDismissed, placeNotEvaluated, surfaceQuestion } from './mutations.js';
 import { findChallenge, findPoint } from './queries.js';
 import { accept, draft, refuse, requireActive, type MoveContext, type MoveResult } from './result.js';
 
 /** The orchestrator confirms or corrects how parley read the last reply (refs from the consult result). */
 export const ReadingCorrection = z.object({
-  ref: z.string().describe('S1 section, U1 question, A1 answer, P.. point, C.. challenge'),
+  ref: z.string().describe('S1 section, U1 question, A1 answer, M1 mention, P.. point, C.. challenge'),
   as: z.enum(['point', 'question', 'defense', 'concession']),
   challenge: z.string().optional().describe('defense: which challenge'),
+  point: z.string().optional().describe('as point: append to this new point'),
 });
 export type ReadingCorrection = z.infer<typeof ReadingCorrection>;
 
@@ -34,11 +35,35 @@ function answerAs(next: DeliberationState, c: Challenge, text: string, as: 'defe
   reopen(next, c);
   if (as === 'concession') {
     c.status = 'conceded';
+    c.defense = text;
     placeDismissed(next, { pointId: c.pointId, tag: 'CONCEDED', reason: `The consultee conceded ${c.id} in iteration ${next.n} (as read by the orchestrator): ${text.slice(0, 300)}`, iter: next.n });
     return `${c.id} read as a concession: ${c.pointId} -> Dismissed CONCEDED`;
   }
   Object.assign(c, { status: 'defended', defense: text, defenseIter: next.n, partial: undefined, narrowedClaim: undefined });
   return `${c.id} read as a defense: judge it`;
+}
+
+/** Quick mode: an earlier point objected to, which this reply answered or was due to answer. */
+function quickPoint(state: DeliberationState, id: string): Point | undefined {
+  const p = state.mode === 'quick' ? findPoint(state, id) : undefined;
+  if (!p || p.iter >= state.n) return undefined;
+  return p.status === 'contested' || concededNow(state, p.id) ? p : undefined;
+}
+
+const concededNow = (state: DeliberationState, pointId: string): boolean => state.buckets.dismissed.some((d) => d.pointId === pointId && d.iter === state.n && d.tag === 'CONCEDED');
+
+function answerPointAs(next: DeliberationState, p: Point, text: string, as: 'defense' | 'concession'): string {
+  next.buckets.dismissed = next.buckets.dismissed.filter((d) => !(d.pointId === p.id && d.iter === next.n && d.tag === 'CONCEDED'));
+  Object.assign(p, { status: 'contested', defense: text, narrowed: undefined });
+  if (as === 'defense') return `${p.id} read as a defense: place it (bucket)`;
+  placeDismissed(next, { pointId: p.id, tag: 'CONCEDED', reason: `The consultee conceded the objection in iteration ${next.n} (as read by the orchestrator): ${text.slice(0, 300)}`, iter: next.n });
+  return `${p.id} read as a concession -> Dismissed CONCEDED`;
+}
+
+/** A new point of this reply the orchestrator may still change: not judged yet. */
+function unjudged(state: DeliberationState, id: string): Point | undefined {
+  const p = findPoint(state, id);
+  return p && p.iter === state.n && p.source === 'consultee' && ['pending-triage', 'not-evaluated'].includes(p.status) ? p : undefined;
 }
 
 /** Was the challenge answered, dropped or closed by this iteration's reply (so its reading may change)? */
@@ -59,10 +84,11 @@ export function correctReading(state: DeliberationState, input: ReadingCorrectio
   const next = draft(state);
   const current = next.readings!.find((r) => r.iter === next.n)!;
   const challenge = findChallenge(next, input.ref);
+  const objected = quickPoint(next, input.ref);
   // A new point of this reply that is really part of an answer (a quote inside "Re C2") reads as a mention would.
   const ownPoint = next.points.find((p) => p.id === input.ref && p.iter === next.n && p.source === 'consultee');
   const item = current.pending.find((p) => p.ref === input.ref) ?? (ownPoint && input.as === 'defense' ? { ref: ownPoint.id, kind: 'mention' as const, text: ownPoint.text } : undefined);
-  if (!item && !challenge) {
+  if (!item && !challenge && !objected) {
     return refuse(state, 'unknown-reading-ref', `${input.ref} is not a part of the last reply awaiting a reading (${current.pending.map((p) => p.ref).join(', ') || 'none'}) nor a challenge.`);
   }
   const kind = item ? item.kind : 'challenge';
@@ -72,6 +98,10 @@ export function correctReading(state: DeliberationState, input: ReadingCorrectio
   if (challenge) {
     if (!readThisIteration(state, challenge)) return refuse(state, 'challenge-not-answered-now', `${challenge.id} was not answered in this iteration's reply.`);
     return accept(next, [answerAs(next, challenge, challenge.defense ?? '', input.as as 'defense' | 'concession')], ctx);
+  }
+  if (!item && objected) {
+    if (!objected.defense) return refuse(state, 'challenge-not-answered-now', `${objected.id} got no answer in this iteration's reply.`);
+    return accept(next, [answerPointAs(next, objected, objected.defense, input.as as 'defense' | 'concession')], ctx);
   }
   const pending = item!;
   const mark = () => {
@@ -83,10 +113,19 @@ export function correctReading(state: DeliberationState, input: ReadingCorrectio
     mark();
     return accept(next, [`${pending.ref} surfaced as ${q}`], ctx);
   }
+  const mentioningPoint = pending.kind === 'mention' ? findPoint(next, pending.ref) : undefined;
   if (input.as === 'point') {
-    if (pending.kind === 'mention') {
+    if (mentioningPoint) {
       mark();
       return accept(next, [`${pending.ref} stays a new point`], ctx);
+    }
+    if (input.point) {
+      // "2. ... \n\nIt also ..." split off as a section: it goes back to the point it continues.
+      const host = unjudged(next, input.point);
+      if (!host) return refuse(state, 'point-already-judged', `${input.point} is not a new point of this reply awaiting judgment; ${pending.ref} can only be appended to one.`);
+      host.text = `${host.text}\n\n${pending.title ? `${pending.title}\n` : ''}${pending.text}`;
+      mark();
+      return accept(next, [`${pending.ref} appended to ${host.id}`], ctx);
     }
     // Past every id this iteration used (a duplicate number got one above the reply's numbers).
     const number = Math.max(0, ...next.points.filter((p) => p.iter === next.n).map((p) => Number(p.id.split('.')[1]) || 0)) + 1;
@@ -100,22 +139,27 @@ export function correctReading(state: DeliberationState, input: ReadingCorrectio
     mark();
     return accept(next, [`${pending.ref} read as ${id}${notEvaluated ? ' -> Not Evaluated (a new argument late in the deliberation)' : ': judge it'}`], ctx);
   }
-  const target = findChallenge(next, input.challenge ?? pending.target ?? '');
-  if (!target) return refuse(state, 'unknown-challenge', `Say which challenge ${pending.ref} answers (challenge: "C1").`);
-  if (!readThisIteration(state, target)) return refuse(state, 'challenge-not-answered-now', `${target.id} is ${target.status}; only a challenge this reply was due to answer can take ${pending.ref}.`);
+  const named = input.challenge ?? pending.target ?? '';
+  const onPoint = quickPoint(next, named);
+  const target = findChallenge(next, named);
+  if (!target && !onPoint) return refuse(state, 'unknown-challenge', `Say which ${next.mode === 'quick' ? 'point' : 'challenge'} ${pending.ref} answers (challenge: "${next.mode === 'quick' ? 'P1.1' : 'C1'}").`);
+  if (target && !readThisIteration(state, target)) return refuse(state, 'challenge-not-answered-now', `${target.id} is ${target.status}; only a challenge this reply was due to answer can take ${pending.ref}.`);
   let text = pending.text;
-  if (pending.kind === 'mention') {
-    const point = findPoint(next, pending.ref);
-    if (!point || point.iter !== next.n || !['pending-triage', 'not-evaluated'].includes(point.status)) {
-      return refuse(state, 'point-already-judged', `${pending.ref} was already judged; it can no longer be read as a defense.`);
-    }
+  if (mentioningPoint) {
+    const point = unjudged(next, mentioningPoint.id);
+    if (!point) return refuse(state, 'point-already-judged', `${pending.ref} was already judged; it can no longer be read as a defense.`);
     next.points = next.points.filter((p) => p.id !== point.id);
     next.notEvaluated = next.notEvaluated.filter((i) => i.ref !== point.id);
     if (point.status === 'pending-triage') next.scope.newPoints = Math.max(0, next.scope.newPoints - 1);
     text = point.text;
   }
-  // A part that goes on with a defense this reply already made is more of the same defense.
-  if (target.status === 'defended' && target.defenseIter === next.n && target.defense) text = `${target.defense}\n\n${text}`;
+  const as = input.as as 'defense' | 'concession';
   mark();
-  return accept(next, [`${pending.ref} read as an answer to ${target.id}`, answerAs(next, target, text, input.as as 'defense' | 'concession')], ctx);
+  if (!target && onPoint) {
+    if (onPoint.status === 'contested' && onPoint.defense) text = `${onPoint.defense}\n\n${text}`;
+    return accept(next, [`${pending.ref} read as an answer to ${onPoint.id}`, answerPointAs(next, onPoint, text, as)], ctx);
+  }
+  // A part that goes on with a defense this reply already made is more of the same defense.
+  if (target!.status === 'defended' && target!.defenseIter === next.n && target!.defense) text = `${target!.defense}\n\n${text}`;
+  return accept(next, [`${pending.ref} read as an answer to ${target!.id}`, answerAs(next, target!, text, as)], ctx);
 }

@@ -18,6 +18,11 @@ export interface Reading {
   questions: string[];
   /** Unnumbered Markdown sections or paragraphs after or between points that are not part of any point. */
   sections: ReadSection[];
+  /**
+   * Ids (C1, or P1.3 in quick mode) named outside any answer to them and outside the points (which keep their
+   * own mentions): in the headline, a section, a question, another id's answer, a "nothing further" line.
+   */
+  mentions: ReadMention[];
   /** How many times each label appears anywhere. */
   labels: Record<ReplyLabel, number>;
 }
@@ -64,5 +69,11 @@ export interface ReadAnswer {
 export interface ReadSection {
   /** The heading or bold title ("Suggested rollout"), or "" for an untitled paragraph. */
   title: string;
+  text: string;
+}
+
+export interface ReadMention {
+  ref: string;
+  /** The sentences that name it. */
   text: string;
 }

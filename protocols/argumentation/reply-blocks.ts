@@ -1,4 +1,4 @@
-import { answerRefs } from './reply-answers.js';
+import { answerPieces, answerRefs, rowRefs } from './reply-answers.js';
 
 export type BlockKind = 'numbered' | 'answer' | 'heading' | 'fence' | 'table' | 'quote' | 'bullet' | 'para';
 
@@ -131,9 +131,19 @@ export function splitBlocks(text: string, quick: boolean, iteration?: number): B
       current = undefined;
       continue;
     }
-    const refs = top ? answerRefs(line, quick) : [];
+    // Several answers on one line, or an answer after a sentence of prose: each answer is a block of its own.
+    const [first = line, ...more] = top && current?.kind !== 'numbered' ? answerPieces(line, quick) : [line];
+    const answers = (): void => more.forEach((piece) => start('answer', piece, { refs: answerRefs(piece, quick) }));
+    const refs = top ? [...answerRefs(first, quick), ...rowRefs(first, quick)] : [];
     if (refs.length > 0) {
-      start('answer', line, { refs });
+      start('answer', first, { refs });
+      answers();
+      continue;
+    }
+    if (more.length > 0) {
+      if (current && !blank) current.lines.push(first);
+      else start(kindOf(first), first);
+      answers();
       continue;
     }
     const bold = top ? boldTitle(line) : undefined;
@@ -146,9 +156,12 @@ export function splitBlocks(text: string, quick: boolean, iteration?: number): B
       current.lines.push(line);
       continue;
     }
-    const trimmed = line.trimStart();
-    const kind: BlockKind = trimmed.startsWith('|') ? 'table' : trimmed.startsWith('>') ? 'quote' : /^[-*+]\s/.test(trimmed) ? 'bullet' : 'para';
-    start(kind, line);
+    start(kindOf(line), line);
   }
   return blocks;
+}
+
+function kindOf(line: string): BlockKind {
+  const trimmed = line.trimStart();
+  return trimmed.startsWith('|') ? 'table' : trimmed.startsWith('>') ? 'quote' : /^[-*+]\s/.test(trimmed) ? 'bullet' : 'para';
 }

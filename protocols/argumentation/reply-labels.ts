@@ -6,7 +6,8 @@ const LABEL_USES: RegExp[] = [
   /\b(EVIDENCE|INFERENCE|GUESS)\b/g,
   new RegExp(`(?:\\*\\*?|__?)\\s*${WORD}\\s*[:.\\-—–]?\\s*(?:\\*\\*?|__?)`, 'gi'),
   new RegExp(`[[(]\\s*${WORD}\\b\\s*(?=[\\]):,;—–-])`, 'gi'),
-  new RegExp(`\\blabel(?:led|ed)?\\s*(?:[:=]|as)\\s*\\**${WORD}\\b`, 'gi'),
+  // "Label: evidence", "Type — Evidence.", "**Type:** Evidence.", "labelled as inference".
+  new RegExp(`\\b(?:label(?:led|ed)?|type|kind|basis|status|tag|category)[\\s*_]*(?:[:=—–-]|as\\b)[\\s*_:]*${WORD}\\b`, 'gi'),
   new RegExp(`\\b${WORD}\\s*(?::|—|–|\\s-\\s)`, 'gi'),
 ];
 // Before a "guess:" these make it prose ("my guess: ...", "an educated guess — ...").

@@ -3,7 +3,12 @@ import { sentences as splitSentences } from './queries.js';
 /** What an unnumbered paragraph outside a point does: the reading rules for closings, offers, questions. */
 
 const NOTHING_FURTHER =
-  /^(?:(?:i have|i've|i've got|there(?:'s| is)|and)\s+)?(?:nothing (?:further|more|else|new)\b|nothing (?:to (?:add|defend|report|rebut|answer))\b|no (?:further|new|more|other|additional) (?:points?|arguments?|claims?|comments?|challenges?|additions?)\b|no (?:open )?challenges? (?:to answer|to defend|open|remain)\b|that'?s all\b)/i;
+  /^(?:n\/a\s*[—–:-]\s*)?(?:(?:i have|i've|i've got|i (?:don't|do not) have|there(?:'s| is| are)|and)\s+)?(?:(?:nothing|(?:not )?anything) (?:further|more|else|new)\b|nothing (?:to (?:add|defend|report|rebut|answer))\b|(?:no|any) (?:further|new|more|other|additional) (?:points?|arguments?|claims?|comments?|challenges?|additions?|objections?|remarks?|concerns?)\b|no (?:open )?challenges? (?:to answer|to defend|open|remain)\b|that'?s all\b)/i;
+// Said around a "nothing further": an acknowledgment or a restatement, never a new claim.
+const ACK = /^(?:i agree|agreed|all good|ok(?:ay)?|fine|thanks?(?: you)?|good|understood|noted)$/i;
+const STANDING =
+  /^(?:i (?:still )?stand by\b[^,;]{0,80}|my (?:earlier |previous |existing |other )?(?:points?|claims?|position) (?:stands?|holds?|remains?)(?: as (?:is|recorded|written|stated))?|(?:the |all )?(?:open |remaining )?challenges (?:have been|are|were) (?:answered|addressed)(?: above)?|the rest (?:stands|holds))$/i;
+const BARE_NONE = /^(?:none|n\/a|nil|nothing)$/i;
 
 const CLOSING =
   /^(?:overall|bottom line|tl;?\s?dr|net|net[- ]net|in short|in sum(?:mary)?|summary|to sum(?:marize| up)|to summari[sz]e|all in all|on balance|taken together|putting (?:it|this) together|short version|so overall|verdict|conclusion|in conclusion|my recommendation|recommendation|where (?:this|that|i) (?:leaves|land)s?|where i land|net effect|the upshot|all told)\b|^(?:(?:my )?(?:take|pick|call|vote)\s*:|so[,:]\s)/i;
@@ -24,19 +29,25 @@ export function sentences(text: string): string[] {
 }
 
 export function isNothingFurther(sentence: string): boolean {
-  const s = plain(sentence);
-  return NOTHING_FURTHER.test(s) && s.split(/\s+/).length <= 16;
+  const s = plain(sentence).replace(/^\((.*)\)$/, '$1').replace(/[.!\s]+$/, '');
+  if (NOTHING_FURTHER.test(s) && words(s) <= 16) return true;
+  // "I agree; no further comments.", "Nothing new from my side — I stand by P3.1 and P3.2 as they are recorded."
+  const clauses = s.split(/\s*[;—–]\s*|,\s+(?=(?:i|my|the|nothing|no)\b)/i).filter(Boolean);
+  return clauses.some((c) => NOTHING_FURTHER.test(c) && words(c) <= 16) && clauses.every((c) => NOTHING_FURTHER.test(c) || ACK.test(c) || STANDING.test(c));
 }
 
-/** Every sentence of the paragraph says there is nothing more ("No further points.", "Nothing to defend."). */
+/** Every sentence of the paragraph says there is nothing more ("No further points.", "Nothing to defend."), or "None." alone. */
 export function onlyNothingFurther(text: string): boolean {
   const all = sentences(plain(text));
-  return all.length > 0 && all.every(isNothingFurther);
+  if (all.length === 1 && BARE_NONE.test(plain(all[0] ?? '').replace(/^\((.*)\)$/, '$1').replace(/[.!\s]+$/, ''))) return true;
+  return all.some(isNothingFurther) && all.every((s) => isNothingFurther(s) || STANDING.test(plain(s).replace(/[.!\s]+$/, '')));
 }
 
 export function mentionsNothingFurther(text: string): boolean {
-  return text.split('\n').some((line) => sentences(plain(line)).some(isNothingFurther));
+  return text.split('\n').some((line) => sentences(plain(line)).some(isNothingFurther)) || onlyNothingFurther(text);
 }
+
+const words = (s: string): number => s.split(/\s+/).filter(Boolean).length;
 
 export function isClosing(text: string): boolean {
   return CLOSING.test(plain(text));

@@ -1,5 +1,5 @@
 import type { ReadAnswer, ReadPoint, ReadSection, Reading } from './reading.js';
-import { answerKind, answerRefs, idsIn, loneConcessions, narrowedClaim } from './reply-answers.js';
+import { answerKind, answerRefs, idsIn, loneConcessions, mentionsIn, narrowedClaim, sharedKind } from './reply-answers.js';
 import { splitBlocks, type Block } from './reply-blocks.js';
 import { countLabels, firstLabel } from './reply-labels.js';
 import {
@@ -51,6 +51,8 @@ export function readReply(text: string, context: ReadContext = {}): Reading {
   parts.push(current);
   let questionScope = false;
   let nothingFurther = false;
+  // "Nothing further" lines are read as such, yet an id they name is still listed (see mentionsIn).
+  const dropped: string[] = [];
   const open = (part: Part): void => {
     parts.push(part);
     current = part;
@@ -91,7 +93,10 @@ export function readReply(text: string, context: ReadContext = {}): Reading {
       const item = [rest, ...block.lines.slice(1)];
       // "2. No further points. My final position is ..." closes the reply: a restatement, not a new point.
       if (refs.length === 0 && isNothingFurther(sentences(rest.replace(/[*_`]/g, ''))[0] ?? '')) {
-        if (onlyNothingFurther(item.join('\n'))) current = undefined;
+        if (onlyNothingFurther(item.join('\n'))) {
+          dropped.push(item.join('\n'));
+          current = undefined;
+        }
         else open({ type: 'section', title: '', scope: 'closing', lines: item });
         continue;
       }
@@ -106,6 +111,7 @@ export function readReply(text: string, context: ReadContext = {}): Reading {
       continue;
     }
     if (onlyNothingFurther(body)) {
+      dropped.push(body);
       current = undefined;
       continue;
     }
@@ -148,7 +154,7 @@ export function readReply(text: string, context: ReadContext = {}): Reading {
     if (current && current.type !== 'questions' && !trailing) append(current, block);
     else open({ type: 'section', title: '', scope: 'closing', lines: block.lines });
   }
-  return assemble(text, parts, nothingFurther, quick);
+  return assemble(text, parts, nothingFurther, quick, dropped);
 }
 
 /** A part that ends with "...:", a rollout section or a point with a list of its own owns the numbered list under it. */
@@ -213,7 +219,7 @@ function itemText(lines: string[]): string {
     .trim();
 }
 
-function assemble(text: string, parts: Part[], nothingFurther: boolean, quick: boolean): Reading {
+function assemble(text: string, parts: Part[], nothingFurther: boolean, quick: boolean, dropped: string[]): Reading {
   const points: ReadPoint[] = [];
   const byRef = new Map<string, { texts: string[]; shared: boolean; heading?: string }>();
   const sections: ReadSection[] = [];
@@ -271,7 +277,10 @@ function assemble(text: string, parts: Part[], nothingFurther: boolean, quick: b
       answers.push({ ref, kind: 'concession', text: sentences(chunk).find((s) => s.includes(ref)) ?? chunk });
     }
   }
-  return { ...(headline ? { headline } : {}), points, answers, nothingFurther, questions, sections, labels: countLabels(text) };
+  const headings = [...points, ...answers].map((x) => x.heading ?? '');
+  const chunks = [headline ?? '', ...headings, ...sections.map((s) => `${s.title}\n${s.text}`), ...questions, ...answers.map((a) => a.text), ...dropped];
+  const mentions = mentionsIn(chunks, new Set(answers.map((a) => a.ref)), quick);
+  return { ...(headline ? { headline } : {}), points, answers, nothingFurther, questions, sections, mentions, labels: countLabels(text) };
 }
 
 function readPoint(number: number, text: string, heading?: string): ReadPoint {
@@ -288,13 +297,4 @@ function readPoint(number: number, text: string, heading?: string): ReadPoint {
     challengeMentions: idsIn(text, false),
     unlabeledVerification: !label && VERIFICATION_CLAIM.test(text),
   };
-}
-
-/** "Re C1 and C2: C1 conceded; C2 stands" gives each id the kind of the sentences naming it alone. */
-function sharedKind(ref: string, text: string, quick: boolean): ReadAnswer['kind'] {
-  const own = sentences(text).filter((s) => {
-    const ids = idsIn(s, quick);
-    return ids.length === 1 && ids[0] === ref;
-  });
-  return answerKind(own.length > 0 ? own.join(' ') : text);
 }

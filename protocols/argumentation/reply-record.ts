@@ -2,10 +2,11 @@ import { z } from 'zod';
 import { Usage } from '../../schemas/common.js';
 import type { Challenge, DeliberationState, PendingReading, Point } from '../../schemas/argumentation.js';
 import { placeDismissed, placeNotEvaluated, terminate } from './mutations.js';
-import { activeFacts, findPoint, unsettledChallenges } from './queries.js';
+import { activeFacts, findPoint, quickTurnsSpent, unsettledChallenges } from './queries.js';
+import { consultPrecheck } from './consult-precheck.js';
 import type { ReadAnswer, Reading, ReadPoint } from './reading.js';
 import { readReply } from './reply-reader.js';
-import { accept, draft, requireActive, refuse, type MoveContext, type MoveResult } from './result.js';
+import { accept, draft, type MoveContext, type MoveResult } from './result.js';
 
 export const ReplyRecordInput = z.object({
   text: z.string().describe('verbatim'),
@@ -16,10 +17,10 @@ export const ReplyRecordInput = z.object({
 export type ReplyRecordInput = z.infer<typeof ReplyRecordInput>;
 
 /** A reply is usable when it has points, answers, or says there is nothing further; claimed checks need a label. */
-export function detectFormatFailure(reading: Reading): string | undefined {
+export function detectFormatFailure(reading: Reading, quick = false): string | undefined {
   if (!reading.points.length && !reading.answers.length && !reading.nothingFurther) {
     const unnumbered = reading.sections.length ? ` (${reading.sections.length} unnumbered section(s): number each point)` : '';
-    return `no numbered points and no answers to challenges${unnumbered}`;
+    return `no numbered points and no answers to ${quick ? 'objections' : 'challenges'}${unnumbered}`;
   }
   const unlabeled = reading.points.filter((p) => p.unlabeledVerification).map((p) => p.number);
   if (unlabeled.length) return `verification claimed without an EVIDENCE/INFERENCE/GUESS label in point(s) ${unlabeled.join(', ')}`;
@@ -106,6 +107,7 @@ function handleObjections(next: DeliberationState, reading: Reading, pending: Pe
       continue;
     }
     if (a.kind === 'concession') {
+      point.defense = a.text;
       placeDismissed(next, { pointId: point.id, tag: 'CONCEDED', reason: `The consultee conceded the objection in iteration ${next.n}: ${a.text.slice(0, 300)}`, iter: next.n });
       effects.push(`${point.id} conceded -> Dismissed CONCEDED`);
     } else {
@@ -141,19 +143,34 @@ function addPoints(next: DeliberationState, reading: Reading, pending: PendingRe
   return admitted;
 }
 
-export function replyRecord(state: DeliberationState, input: ReplyRecordInput, ctx: MoveContext): MoveResult {
-  const guard = requireActive(state);
-  if (guard) return guard;
-  if (state.replyRecorded) {
-    return refuse(state, 'reply-already-recorded', `Iteration ${state.n} already has its reply; judge it (delib_judge) with phase.advance.`);
+/**
+ * Every id this reply was due to answer (an open challenge; in quick mode a contested point) that it names
+ * somewhere without answering it is listed with the words naming it: the orchestrator decides what they are.
+ */
+function listMentions(state: DeliberationState, next: DeliberationState, reading: Reading, pending: PendingReading[]): void {
+  const quick = next.mode === 'quick';
+  const unanswered = quick
+    ? state.points.filter((p) => p.status === 'contested' && p.iter < next.n && !reading.answers.some((a) => a.ref === p.id)).map((p) => p.id)
+    : next.challenges.filter((c) => c.droppedIter === next.n && c.raisedIter < next.n).map((c) => c.id);
+  for (const id of unanswered) {
+    if (pending.some((p) => p.target === id && (p.kind === 'mention' || p.kind === 'answer'))) continue;
+    const said = reading.mentions.find((m) => m.ref === id);
+    if (said) pending.push({ ref: `M${pending.filter((p) => /^M\d+$/.test(p.ref)).length + 1}`, kind: 'mention', target: id, text: said.text });
+    if (!quick) continue;
+    for (const p of next.points.filter((x) => x.iter === next.n && x.refs?.includes(id))) pending.push({ ref: p.id, kind: 'mention', target: id, text: p.text.slice(0, 300) });
   }
+}
+
+export function replyRecord(state: DeliberationState, input: ReplyRecordInput, ctx: MoveContext): MoveResult {
+  const refused = consultPrecheck(state);
+  if (refused) return refused;
   const reading = readReply(input.text, { quick: state.mode === 'quick', iteration: state.n });
   const next = draft(state);
   if (input.sessionId) next.consulteeSessionId = input.sessionId;
   if (input.cumulativeUsage) next.consulteeCumulativeUsage = input.cumulativeUsage;
   // What the prompt showed of the ledger is now seen, whatever the reply (a retry resends no fact).
   next.consulteeSeen = activeFacts(state).map(factKey).concat(state.ledger.filter((f) => f.supersededBy || f.refuted).map(factKey));
-  const failure = input.formatFailure ?? detectFormatFailure(reading);
+  const failure = input.formatFailure ?? detectFormatFailure(reading, state.mode === 'quick');
   if (failure) {
     next.counters.consecutiveFormatFailures += 1;
     next.counters.totalFormatFailures += 1;
@@ -162,7 +179,8 @@ export function replyRecord(state: DeliberationState, input: ReplyRecordInput, c
       terminate(next, 'early-exit-quality', `two consecutive format failures (last: ${failure})`);
       return accept(next, [`format failure: ${failure}`, 'second consecutive format failure: early exit (quality)'], ctx);
     }
-    return accept(next, [`format failure: ${failure}; n stays ${next.n}, no defense window used; the retry prompt says why`], ctx);
+    const after = quickTurnsSpent(next) ? 'quick mode has no turn left: judge with what you have; phase.advance ends the deliberation' : 'the retry prompt says why';
+    return accept(next, [`format failure: ${failure}; n stays ${next.n}, no defense window used; ${after}`], ctx);
   }
   next.counters.consecutiveFormatFailures = 0;
   const effects: string[] = [`reply recorded for iteration ${next.n}`];
@@ -170,6 +188,7 @@ export function replyRecord(state: DeliberationState, input: ReplyRecordInput, c
   if (next.mode === 'quick') handleObjections(next, reading, pending, effects);
   else handleChallenges(next, reading, pending, effects);
   const admitted = addPoints(next, reading, pending, effects);
+  listMentions(state, next, reading, pending);
   reading.sections.forEach((s, i) => pending.push({ ref: `S${i + 1}`, kind: 'section', title: s.title, text: s.text }));
   reading.questions.forEach((q, i) => pending.push({ ref: `U${i + 1}`, kind: 'question', text: q }));
   if (admitted) effects.push(`${admitted} new point(s) to judge`);

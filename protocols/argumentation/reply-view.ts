@@ -1,10 +1,10 @@
 import type { DeliberationState } from '../../schemas/argumentation.js';
 
 const HINTS: Record<string, string> = {
-  section: 'not a numbered point: read it as a point or a question, or leave it',
+  section: 'not a numbered point: read it as a point (point: "P1.3" appends it to one), a question, or leave it',
   question: 'a question for the user: surface it (as question), or leave it',
   answer: 'names no challenge awaiting an answer: read it as a defense of a challenge, or as a point',
-  mention: 'names an open challenge that got no answer: if it defends it, read it as a defense',
+  mention: 'names an objection that got no answer: if it defends it, read it as a defense',
 };
 
 /**
@@ -18,7 +18,13 @@ export function replyView(state: DeliberationState): Record<string, unknown> {
   const answered = state.challenges.filter((c) => c.defenseIter === state.n && c.status === 'defended');
   const closed = state.challenges.filter((c) => c.droppedIter === state.n || (c.status === 'conceded' && state.buckets.dismissed.some((d) => d.pointId === c.pointId && d.iter === state.n)));
   const quickAnswers = state.mode === 'quick' ? state.points.filter((p) => p.iter < state.n && p.defense && p.status === 'contested') : [];
-  const quickConceded = state.mode === 'quick' ? state.buckets.dismissed.filter((d) => d.iter === state.n && d.tag === 'CONCEDED').map((d) => `${d.pointId} conceded`) : [];
+  const concededNow = state.buckets.dismissed.filter((d) => d.iter === state.n && d.tag === 'CONCEDED').map((d) => d.pointId);
+  const quickConceded = state.mode === 'quick' ? concededNow.map((id) => `${id} conceded`) : [];
+  // The words behind each concession parley applied, so that a defense misread as one can be read back.
+  const conceded: { challenge?: string; point: string; text: string }[] = [
+    ...state.challenges.filter((c) => c.status === 'conceded' && concededNow.includes(c.pointId)).map((c) => ({ challenge: c.id, point: c.pointId, text: c.defense ?? '' })),
+    ...(state.mode === 'quick' ? state.points.filter((p) => concededNow.includes(p.id)).map((p) => ({ point: p.id, text: p.defense ?? '' })) : []),
+  ];
   return {
     iteration: state.n,
     ...(reading?.headline ? { headline: reading.headline } : {}),
@@ -40,6 +46,7 @@ export function replyView(state: DeliberationState): Record<string, unknown> {
         }
       : {}),
     ...(closed.length || quickConceded.length ? { closed: [...closed.map((c) => `${c.id} ${c.status}`), ...quickConceded] } : {}),
+    ...(conceded.length ? { conceded: conceded.map((c) => ({ ...c, hint: `applied as a full concession: if these words keep any of the claim, read ${c.challenge ?? c.point} as a defense` })) } : {}),
     ...(reading?.pending.some((p) => !p.resolved)
       ? { reading: reading.pending.filter((p) => !p.resolved).map((p) => ({ ref: p.ref, kind: p.kind, ...(p.target ? { target: p.target } : {}), ...(p.title ? { title: p.title } : {}), text: p.text, hint: HINTS[p.kind] })) }
       : {}),

@@ -100,4 +100,47 @@ describe('reading corrections', () => {
     const s = judged(withTwoPoints(), points(['P1.1', skeptical]));
     refusedWith(judge(s, read('C1', 'defense')), 'challenge-not-answered-now');
   });
+
+  it('appends a section the reader split off back to the point it continues (audit 12, r15)', () => {
+    const s = reply(start(), '1. Redis persists. INFERENCE\n\n2. Memcached is simpler. INFERENCE\n\nThis is the stronger of the two: one less config to get wrong.');
+    expect(pending(s)).toMatchObject([{ ref: 'S1', kind: 'section' }]);
+    const r = judged(s, { reading: [{ ref: 'S1', as: 'point', point: 'P1.2' }] });
+    expect(r.points.map((p) => p.id)).toEqual(['P1.1', 'P1.2']);
+    expect(r.points[1]?.text).toBe('Memcached is simpler. INFERENCE\n\nThis is the stronger of the two: one less config to get wrong.');
+    expect(r.scope.newPoints).toBe(2);
+    const judgedPoint = judged(s, points(['P1.2', agreeValue]));
+    refusedWith(judge(judgedPoint, { reading: [{ ref: 'S1', as: 'point', point: 'P1.2' }] }), 'point-already-judged');
+    refusedWith(judge(s, { reading: [{ ref: 'S1', as: 'point', point: 'P9.9' }] }), 'point-already-judged');
+  });
+
+  it('lists a challenge named only outside any answer, and reads those words as its defense', () => {
+    const s = reply(challenged(), 'On reflection the figure behind C1 came from F6, which is verified.\n\n1. Batching keeps the scan short. INFERENCE');
+    expect(s.challenges[0]).toMatchObject({ status: 'dropped' });
+    expect(pending(s)).toEqual([{ ref: 'M1', kind: 'mention', target: 'C1', text: 'On reflection the figure behind C1 came from F6, which is verified.' }]);
+    expect(replyView(s).reading).toMatchObject([{ ref: 'M1', kind: 'mention', target: 'C1' }]);
+    const r = judged(s, read('M1', 'defense'));
+    expect(r.challenges[0]).toMatchObject({ status: 'defended', defenseIter: 2, reminderSent: false, defense: expect.stringContaining('F6') });
+    expect(r.points.map((p) => p.id)).toEqual(['P1.1', 'P1.2', 'P2.1']);
+  });
+
+  it('shows the words behind each concession it applied, so that a defense misread as one can be read back', () => {
+    const s = reply(challenged(), 'Re C1: conceded.');
+    expect(replyView(s).conceded).toMatchObject([{ challenge: 'C1', point: 'P1.1', text: 'Re C1: conceded.' }]);
+    const back = judged(s, read('C1', 'defense'));
+    expect(replyView(back).conceded).toBeUndefined();
+  });
+
+  it('in quick mode, lists a contested point named without an answer and re-reads a concession as a defense', () => {
+    const objected = judged(withTwoPoints({ mode: 'quick' }), { ...points(['P1.1', skeptical], ['P1.2', agreeValue]), ...advance });
+    const mentioned = reply(objected, 'Short version: P1.1 still holds, see F6.\n\n1. Also consider pg-boss. GUESS');
+    expect(pending(mentioned)).toMatchObject([{ ref: 'M1', kind: 'mention', target: 'P1.1' }]);
+    expect(judged(mentioned, read('M1', 'defense')).points[0]).toMatchObject({ status: 'contested', defense: expect.stringContaining('F6') });
+
+    const conceded = reply(objected, 'Re P1.1: conceded.');
+    expect(replyView(conceded).conceded).toMatchObject([{ point: 'P1.1', text: 'Re P1.1: conceded.' }]);
+    const back = judged(conceded, read('P1.1', 'defense'));
+    expect(back.points[0]).toMatchObject({ status: 'contested', defense: 'Re P1.1: conceded.' });
+    expect(back.buckets.dismissed).toEqual([]);
+    refusedWith(judge(objected, read('P1.1', 'defense')), 'no-reading');
+  });
 });

@@ -5,6 +5,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
 import type { Reading } from '../../../protocols/argumentation/reading.js';
+import { answerPieces } from '../../../protocols/argumentation/reply-answers.js';
 import { isQuestionsTitle, onlyNothingFurther } from '../../../protocols/argumentation/reply-paragraphs.js';
 import { readReply } from '../../../protocols/argumentation/reply-reader.js';
 
@@ -32,6 +33,8 @@ export interface Expected {
   nothingFurther?: boolean;
   questions?: string[];
   sections?: string[];
+  /** Ids named but not answered outside the points (only checked when annotated). */
+  mentioned?: string[];
 }
 export interface CorpusReply {
   file: string;
@@ -88,7 +91,9 @@ export function lostLines(text: string, reading: Reading): string[] {
     if (reading.nothingFurther && onlyNothingFurther(line)) return false;
     const title = /^\s{0,3}#{1,6}\s|^\s*(?:\*\*|__).*(?:\*\*|__):?\s*$|:\s*$/.test(line);
     if (title && reading.questions.length > 0 && isQuestionsTitle(content)) return false;
-    return !parts.some((p) => p.includes(content));
+    const kept = (piece: string): boolean => parts.some((p) => p.includes(piece));
+    // A line answering several ids in turn is read as one answer per id.
+    return !kept(content) && !answerPieces(line, true).every((piece) => kept(norm(piece).replace(MARKER, '')));
   });
 }
 
@@ -139,6 +144,8 @@ export function mismatches(reply: CorpusReply, reading = readCorpusReply(reply))
     const got = reading.questions[i];
     if (got === undefined || !contains(got, want)) out.push(`question ${i + 1}: expected ${show(want)}, read ${got === undefined ? 'none' : show(got)}`);
   });
+
+  if (e.mentioned && !sameSet(e.mentioned, reading.mentions.map((m) => m.ref))) out.push(`mentioned: expected [${e.mentioned}], read [${reading.mentions.map((m) => m.ref)}]`);
 
   const titles = (e.sections ?? []).map(norm);
   const read = reading.sections.map((s) => norm(s.title));

@@ -9,6 +9,8 @@ export interface Emitted {
   mentioned: string[];
   /** Partial concessions by id: the claim kept, or null when only the whole answer can stand for it. */
   narrowed: Record<string, string | null>;
+  /** Answers whose kind is certain whatever follows them. */
+  kinds: Record<string, 'defense' | 'partial-concession' | 'concession'>;
 }
 
 export interface ReplyOptions {
@@ -59,23 +61,33 @@ const nested = fc.constantFrom(
 );
 const container = fc.constantFrom('', '## New points', 'New points:', '# Extensions', '**Findings**');
 
+/** How an answer names its id, around what it says (lone forms say nothing more). */
 const answerForm = fc.constantFrom(
-  (id: string) => `Re ${id}: `,
-  (id: string) => `**Re ${id}:** `,
-  (id: string) => `Regarding ${id} — `,
-  (id: string) => `On ${id}, `,
-  (id: string) => `### ${id}\n`,
-  (id: string) => `### Re ${id}\n`,
-  (id: string) => `Response to ${id}: `,
-  (id: string) => `${id} (defense): `,
-  (id: string) => `**${id}:** `,
-  (id: string) => `[${id}] `,
-  (id: string) => `2. Re ${id}: `,
+  (id: string, said: string) => `Re ${id}: ${said}`,
+  (id: string, said: string) => `**Re ${id}:** ${said}`,
+  (id: string, said: string) => `Regarding ${id} — ${said}`,
+  (id: string, said: string) => `On ${id}, ${said}`,
+  (id: string, said: string) => `### ${id}\n${said}`,
+  (id: string, said: string) => `### Re ${id}\n${said}`,
+  (id: string, said: string) => `Response to ${id}: ${said}`,
+  (id: string, said: string) => `${id} (defense): ${said}`,
+  (id: string, said: string) => `**${id}:** ${said}`,
+  (id: string, said: string) => `[${id}] ${said}`,
+  (id: string, said: string) => `2. Re ${id}: ${said}`,
   (id: string) => `I concede ${id}.`,
-  (id: string) => `- **${id} (SKEPTICAL, on P2.3)** — `,
+  (id: string, said: string) => `- **${id} (SKEPTICAL, on P2.3)** — ${said}`,
+  (id: string, said: string) => `On the throughput question (${id}): ${said}`,
+  (id: string, said: string) => `| ${id} | ${said} | INFERENCE |`,
+  // The challenge quoted back, then answered: the quote is not the consultee's stance.
+  (id: string, said: string) => `> **${id} (SKEPTICAL):** No measurement; withdraw the claim or narrow it to small tables.\n\n${said}`,
 );
-/** What the answer says, and for a partial concession the claim it keeps (null: only the whole text). */
-const stance = fc.constantFrom<[string, string | null | undefined]>(
+const LONE = 'I concede ';
+// A line answering several ids in turn ("C1: conceded. C2: stands. C3: withdrawn.").
+const inlineForm = fc.constantFrom((id: string, said: string) => `${id}: ${said}`, (id: string, said: string) => `Re ${id}: ${said}`);
+
+type Kind = 'defense' | 'partial-concession' | 'concession';
+/** What the answer says; for a partial concession the claim it keeps (null: only the whole text); the kind when it is certain. */
+const stance = fc.constantFrom<[string, string | null | undefined, Kind?]>(
   ['conceded.', undefined],
   ["I don't concede.", undefined],
   ['Partly conceded: the figure goes, the mechanism stays.', null],
@@ -85,8 +97,16 @@ const stance = fc.constantFrom<[string, string | null | undefined]>(
   ['I concede the 1k figure, but that narrower claim stands.', null],
   ['Partly conceded. Narrowed claim: it degrades only under churn.', 'it degrades only under churn.'],
   ['', undefined],
+  ["Fair challenge — I've since measured it: 39% fewer round trips (EVIDENCE: bench.txt:14).", undefined, 'defense'],
+  ['Not agreed. The figure comes from F6.', undefined, 'defense'],
+  ["I'm not sure I accept that framing.", undefined, 'defense'],
+  ["You're right that the bench ran on NVMe, but it doesn't change the recommendation.", null, 'partial-concession'],
+  ['I concede the number. The mechanism is unaffected.', null, 'partial-concession'],
+  ["I'll narrow this: only tables under 5M rows a day.", 'only tables under 5M rows a day.', 'partial-concession'],
 );
-const answer = fc.record({ form: answerForm, stance, body: sentences });
+// Sometimes an answer names another id in passing ("See also C4.").
+const aside = fc.option(fc.constant('See also '), { nil: undefined });
+const answer = fc.record({ form: answerForm, inline: inlineForm, stance, body: sentences, aside });
 
 const trailing = fc.constantFrom(
   '',
@@ -101,6 +121,7 @@ const trailing = fc.constantFrom(
   '\n\n## Appendix',
 );
 const headline = fc.constantFrom('', 'Short answer: Postgres.\n\n', 'Here are my points:\n\n', '');
+const nothingFurther = fc.constantFrom("\n\nI don't have any further points.", '\n\n(No further points.)', '\n\nI agree; no further comments.');
 
 export function replyArb({ quick, iteration, ids }: ReplyOptions): fc.Arbitrary<Emitted> {
   const id = ids ?? (quick ? earlierPointIds(iteration) : challengeIds);
@@ -116,30 +137,45 @@ export function replyArb({ quick, iteration, ids }: ReplyOptions): fc.Arbitrary<
       container,
       trailing: fc.array(trailing, { maxLength: 3 }),
       sectionMention: fc.option(id, { nil: undefined }),
+      headlineMention: fc.option(id, { nil: undefined }),
+      asideId: id,
+      inline: fc.boolean(),
+      nothingFurther: fc.option(nothingFurther, { nil: undefined }),
     })
-    .map(({ headline, marker, answers, order, points, container, trailing, sectionMention }): Emitted => {
+    .map(({ headline, marker, answers, order, points, container, trailing, sectionMention, headlineMention, asideId, inline, nothingFurther }): Emitted => {
       const parts: string[] = [];
       const mentioned: string[] = [];
       const narrowed: Record<string, string | null> = {};
+      const kinds: Record<string, Kind> = {};
       if (container && points.length > 0) parts.push(container);
       points.forEach((p, i) => {
         const seen = p.mention ? ` This falls out of ${p.mention}: the lag grows.` : '';
         if (p.mention) mentioned.push(p.mention);
         parts.push(`${marker(i + 1)}${p.label}${p.body}${seen}${p.ref}${p.nested}`);
       });
-      // Answers usually come first; some replies put one between or after the points.
-      answers.forEach(([ref, a], i) => {
-        const lone = a.form(ref).startsWith('I concede');
-        const text = lone ? a.form(ref) : `${a.form(ref)}${a.stance[0]} ${a.body}`.trim();
-        if (!lone && a.stance[1] !== undefined) narrowed[ref] = a.stance[1];
-        const at = (order[i] ?? 0) % 3 === 0 ? Math.min(i, parts.length) : parts.length - ((order[i] ?? 0) % (parts.length + 1));
-        parts.splice(Math.max(0, at), 0, text);
-      });
-      let tail = trailing.join('');
+      // Answers usually come first; some replies put one between or after the points, or all on one line.
+      const say = (ref: string, a: (typeof answers)[number][1], lone: boolean): string => {
+        if (lone) return '';
+        if (a.stance[1] !== undefined) narrowed[ref] = a.stance[1];
+        if (a.stance[2]) kinds[ref] = a.stance[2];
+        if (a.aside) mentioned.push(asideId);
+        return `${a.stance[0]} ${a.body}${a.aside ? ` ${a.aside}${asideId}.` : ''}`.trim();
+      };
+      if (inline && answers.length > 0) parts.unshift(answers.map(([ref, a]) => a.inline(ref, say(ref, a, false))).join(' '));
+      else {
+        answers.forEach(([ref, a], i) => {
+          const text = a.form(ref, say(ref, a, a.form(ref, '').startsWith(LONE)));
+          const at = (order[i] ?? 0) % 3 === 0 ? Math.min(i, parts.length) : parts.length - ((order[i] ?? 0) % (parts.length + 1));
+          parts.splice(Math.max(0, at), 0, text);
+        });
+      }
+      let tail = trailing.join('') + (nothingFurther ?? '');
       if (sectionMention) {
         tail += `\n\nBottom line: ${sectionMention} does not change the pick.`;
         mentioned.push(sectionMention);
       }
-      return { text: `${headline}${parts.join('\n\n')}${tail}`, points: points.map((_, i) => i + 1), answered: answers.map(([ref]) => ref), mentioned, narrowed };
+      if (headlineMention) mentioned.push(headlineMention);
+      const lead = headlineMention ? `Short version: ${headlineMention} changes nothing.\n\n${headline}` : headline;
+      return { text: `${lead}${parts.join('\n\n')}${tail}`, points: points.map((_, i) => i + 1), answered: answers.map(([ref]) => ref), mentioned, narrowed, kinds };
     });
 }

@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { idsIn, ownWords } from '../../../protocols/argumentation/reply-answers.js';
 import { readReply } from '../../../protocols/argumentation/reply-reader.js';
 import { loadCorpus, lostLines, norm, readCorpusReply } from './reading-corpus.js';
 import { replyArb } from './reply-generator.js';
@@ -8,7 +9,7 @@ const ITERATION = 3;
 const RUNS = 400;
 
 describe('readReply (property): nothing emitted is lost', () => {
-  it.each([false, true])('finds every point number, every answered id and every mentioned id (quick: %s)', (quick) => {
+  it.each([false, true])('finds every point number and every answer, and lists every other id the text names (quick: %s)', (quick) => {
     fc.assert(
       fc.property(replyArb({ quick, iteration: ITERATION }), (r) => {
         const reading = readReply(r.text, { quick, iteration: ITERATION });
@@ -16,16 +17,20 @@ describe('readReply (property): nothing emitted is lost', () => {
         // Exactly the points written, in order: a sub-list is no point, a restart no duplicate number.
         expect(reading.points.map((p) => p.number), r.text).toEqual(r.points);
         for (const id of r.answered) expect(refs, r.text).toContain(id);
-        const texts = [reading.headline ?? '', ...reading.sections.map((s) => `${s.title}\n${s.text}`), ...reading.questions];
-        for (const id of r.mentioned) {
+        // Every id the text names is read as an answer to it, a point's mention, or a mention listed with its words.
+        const mentions = new Map(reading.mentions.map((m) => [m.ref, m.text]));
+        // (The reply's own point ids, "P3.1: ...", number its points.)
+        const named = idsIn(r.text, quick).filter((id) => !id.startsWith(`P${ITERATION}.`));
+        for (const id of [...new Set([...r.mentioned, ...named])]) {
           const inPoint = reading.points.some((p) => p.challengeMentions.includes(id) || p.pointRefs.includes(id));
-          const found = refs.includes(id) || inPoint || texts.some((t) => t.includes(id));
-          expect(found, `${id} lost in:\n${r.text}`).toBe(true);
+          expect(refs.includes(id) || inPoint || mentions.get(id)?.includes(id), `${id} lost in:\n${r.text}`).toBe(true);
         }
+        for (const [id, kind] of Object.entries(r.kinds)) expect(reading.answers.find((x) => x.ref === id)?.kind, `${id} in:\n${r.text}`).toBe(kind);
         for (const [id, claim] of Object.entries(r.narrowed)) {
           const a = reading.answers.find((x) => x.ref === id);
           expect(a?.kind, r.text).toBe('partial-concession');
-          if (claim === null) expect(a?.narrowedClaim, r.text).toBe(a?.text);
+          // A quoted challenge is never part of the claim kept.
+          if (claim === null) expect(a?.narrowedClaim, r.text).toBe(ownWords(a?.text ?? ''));
           else expect(norm(a?.narrowedClaim ?? ''), r.text).toMatch(new RegExp(`^${norm(claim).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`));
         }
       }),

@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { DeliberationState } from '../../../schemas/argumentation.js';
-import { applyMove, readReply, startDeliberation, type MoveResult } from '../../../protocols/argumentation/index.js';
+import { applyMove, readReply, replyView, startDeliberation, type MoveResult } from '../../../protocols/argumentation/index.js';
+import { idsIn } from '../../../protocols/argumentation/reply-answers.js';
 import { replyArb } from './reply-generator.js';
 
 // Nothing a reply says is dropped silently: every point the reader finds becomes a point of the state
@@ -145,6 +146,30 @@ describe('reply_record (property): nothing a reply says is dropped silently', ()
             const kept = !wasOpen && next.points.find((y) => y.id === id)?.refs?.includes(cid);
             expect(answered || asMention || kept, `mention of ${cid} in ${id} dropped:\n${text}`).toBe(true);
           }
+        }
+
+        // Every id this reply was due to answer that its text names anywhere (headline, table, another answer, a
+        // point, a closing line) is applied as an answer to it or listed in the view with the words naming it.
+        const view = replyView(next) as { reading?: { target?: string; text: string }[]; conceded?: { challenge?: string; point?: string; text: string }[] };
+        const inView = (id: string) => (view.reading ?? []).some((x) => x.target === id && x.text.length > 0);
+        const named = new Set(idsIn(text, state.mode === 'quick'));
+        if (state.mode === 'quick') {
+          for (const p of state.points.filter((x) => x.status === 'contested' && x.iter < n && named.has(x.id))) {
+            const after = next.points.find((x) => x.id === p.id);
+            expect(after?.defense !== undefined || inView(p.id), `${p.id} named but neither applied nor listed:\n${text}`).toBe(true);
+          }
+        } else {
+          for (const c of state.challenges.filter((x) => (x.status === 'open' || x.status === 'dropped') && x.raisedIter < n && named.has(x.id))) {
+            const after = next.challenges.find((x) => x.id === c.id);
+            const applied = (after?.status === 'defended' && after.defenseIter === n) || after?.status === 'conceded';
+            expect(applied || inView(c.id), `${c.id} named but neither applied nor listed:\n${text}`).toBe(true);
+          }
+        }
+        // Each concession parley applied shows the words behind it, so a misread defense can be read back.
+        for (const a of reading.answers.filter((x) => x.kind === 'concession')) {
+          const shown = (view.conceded ?? []).some((x) => (x.challenge === a.ref || x.point === a.ref) && x.text === a.text);
+          const applied = state.mode === 'quick' ? next.points.find((x) => x.id === a.ref)?.status === 'dismissed' && state.points.find((x) => x.id === a.ref)?.status === 'contested' : next.challenges.find((x) => x.id === a.ref)?.status === 'conceded' && state.challenges.find((x) => x.id === a.ref)?.status !== 'conceded';
+          if (applied) expect(shown, `${a.ref} conceded without its words:\n${text}`).toBe(true);
         }
 
         // No challenge waiting for this reply stays as it was; sections and questions are all listed.
