@@ -214,12 +214,12 @@ export function createDocumentStore<T>(options: DocumentStoreOptions<T>): Docume
           throw new Error('update(apply): apply must be synchronous and pure; do async work before calling update');
         }
         if ('refuse' in outcome) {
-          await appendAudit(id, updateOptions.audit, { revision, changed: false, result: outcome.refuse });
+          await appendAudit(id, updateOptions.auditUnchanged ?? updateOptions.audit, { revision, changed: false, result: outcome.refuse });
           return { revision, value: current, result: outcome.refuse, changed: false };
         }
         const next = checkValue(outcome.value, 'the updated document');
         if (migratedFrom === undefined && JSON.stringify(next) === JSON.stringify(current)) {
-          await appendAudit(id, updateOptions.audit, { revision, changed: false, result: outcome.result });
+          await appendAudit(id, updateOptions.auditUnchanged ?? updateOptions.audit, { revision, changed: false, result: outcome.result });
           return { revision, value: current, result: outcome.result, changed: false };
         }
         await commit(path, lock, envelopeFor(next, revision + 1, envelope.createdAt, now().toISOString()), () =>

@@ -42,6 +42,8 @@ export interface UpdateOptions {
   expectRevision?: number;
   /** Appended (fsynced) to the document's audit log while the lock is still held, refusals included. */
   audit?: AuditEntry;
+  /** The line to append instead when the update changes nothing (a refusal): it need not carry a large input. */
+  auditUnchanged?: AuditEntry;
 }
 
 export interface UpdateResult<T, R> {

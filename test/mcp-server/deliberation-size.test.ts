@@ -25,6 +25,13 @@ describe('a deliberation has a size limit, enforced where every move is applied'
     expect(refusal).toMatch(/deliberation-full/);
     expect(refusal).toMatch(/over its limit of 4,000,000; the largest part is ledger/);
     expect(await readFile(path, 'utf8')).toBe(before);
+    // The refused 2 MB input is kept in the audit as its size and hash: repeating it does not grow the log by megabytes.
+    const auditPath = harness.deps.deliberations.store.auditLogPath(deliberationId);
+    const auditBefore = (await readFile(auditPath, 'utf8')).length;
+    await harness.refused('delib_judge', { deliberationId, ledger: bigLedger(2) });
+    const lines = (await readFile(auditPath, 'utf8')).trimEnd().split('\n');
+    expect(lines.join('\n').length - auditBefore).toBeLessThan(4_000);
+    expect(JSON.parse(lines.at(-1)!)).toMatchObject({ type: 'move', move: 'judge', changed: false, input: { omitted: expect.stringMatching(/changed nothing/), sha256: expect.stringMatching(/^[0-9a-f]{64}$/) } });
     // What is held stays usable.
     await harness.ok('delib_judge', { deliberationId, points: [{ id: 'P1.1', verdict: 'SKEPTICAL', flaw: 'untested' }] });
   });
