@@ -148,6 +148,8 @@ export function answerKind(text: string): AnswerKind {
   const raw = ownWords(text).replace(/[*_`]/g, '');
   const plain = unnegated(raw);
   const outright = OUTRIGHT.test(plain);
+  // A revision set out inside the answer ("Corrected P1.6:", "Narrowed claim —") is kept, however the answer opens.
+  if (REVISION.some((re) => re.test(ownWords(text)))) return 'partial-concession';
   // A narrowing word alone ("a revised version below") does not undo an answer that opens by conceding outright.
   const cues = outright && !RETAIN.test(plain) ? PARTIAL.filter((re) => !NARROWING.includes(re)) : PARTIAL;
   if (cues.some((re) => re.test(plain))) return 'partial-concession';
@@ -166,7 +168,7 @@ export function answerKind(text: string): AnswerKind {
 // How a partial concession states what it keeps: "Narrowed claim: ...", "P4.1 narrowed to: ...", "What I keep is ...".
 const SEPARATOR = '(?:\\s*[:—–]\\s*|\\s+-\\s+|\\s+is\\s+(?:that\\s+)?)';
 const STATED = [
-  `\\b(?:narrow(?:ed|er)|revised|weaker|remaining|kept|restated|scoped[- ]down|smaller|reduced) (?:claim|version|point|P\\d+\\.\\d+)${SEPARATOR}`,
+  `\\b(?:narrow(?:ed|er)|revised|corrected|weaker|remaining|kept|restated|scoped[- ]down|smaller|reduced) (?:claim|version|point|P\\d+\\.\\d+)${SEPARATOR}`,
   `\\bnarrowed P\\d+\\.\\d+${SEPARATOR}`,
   '\\bnarrow(?:ed|s|ing)? (?:(?:it|this|the claim|my claim|P\\d+\\.\\d+) )?(?:down )?to\\s*[:—–]?\\s*',
   '\\bnarrow (?:it|this|that|the claim|my claim)(?: down)?\\s*[:—–]\\s*',
@@ -174,6 +176,7 @@ const STATED = [
   `\\bwhat (?:i (?:still )?(?:keep|maintain|claim|stand by|can (?:still )?(?:support|defend|claim))|(?:still )?(?:remains|stands|holds)(?: true)?)(?: of [^:\\n]{1,80}?)?(?:\\s*\\([^)\\n]*\\))?(?:,? narrowed)?(?:\\s+is(?: only)?(?: this)?)?${SEPARATOR}`,
   // The claim runs on over its continuation lines (a nested list included) up to a blank line or the next top-level item.
 ].map((source) => new RegExp(`${source}([^\\n]*(?:\\n(?![ \\t]*\\n|[-*+]\\s|#)[^\\n]*)*)`, 'i'));
+const REVISION = STATED.slice(0, 2);
 const GIVEN = [...PARTIAL, HARD, SOFT];
 const TURN = /\b(?:but|however|though|that said|nonetheless|yet)\b[,:]?\s*/i;
 // A kept clause that only points back ("but that narrower claim stands", "but it holds") says nothing on its own.
@@ -187,12 +190,23 @@ const words = (s: string): number => s.match(/[\p{L}\p{N}][\p{L}\p{N}'’-]*/gu)
  * after the turn that follows the concession ("I concede X, but <claim>."); the whole text when it cannot
  * be cut out cleanly.
  */
+/** The claim an answer states it keeps ("Narrowed claim: ...", "Corrected P1.6: ...", "What I still claim: ..."), if any. */
+function statedClaim(text: string): string | undefined {
+  // The claim stated first: "What I still claim: ... Corrected P1.3: ..." keeps both.
+  const m = STATED.map((re) => re.exec(text)).filter((x) => x !== null).sort((a, b) => a.index - b.index)[0];
+  if (!m) return undefined;
+  let stated = m[1]?.split(LABEL_AFTER)[0] ?? '';
+  // "Corrected P1.6:" over a list, or "... and it's bounded:" before one: the list is the claim, up to the next blank line.
+  const overList = /\n[ \t]*$/.test(m[0].slice(0, m[0].length - (m[1]?.length ?? 0)));
+  if (overList || stated.trim().endsWith(':')) stated += /^(?:\n(?![ \t]*\n)[^\n]*)*/.exec(text.slice(m.index + m[0].length))?.[0] ?? '';
+  stated = stated.replace(/^\s*(?:[*_]+(?=\s))?/, '').trim();
+  return words(stated) >= 2 ? stated : undefined;
+}
+
 export function narrowedClaim(answer: string): string {
   const text = ownWords(answer);
-  for (const re of STATED) {
-    const stated = re.exec(text)?.[1]?.split(LABEL_AFTER)[0]?.replace(/^[\s*_]+/, '').trim();
-    if (stated && words(stated) >= 2) return stated;
-  }
+  const stated = statedClaim(text);
+  if (stated) return stated;
   // Negations blanked out in place, so that indices still point into the text.
   const affirmed = NEGATED.reduce((t, re) => t.replace(re, (m) => ' '.repeat(m.length)), text);
   const given = GIVEN.map((re) => re.exec(affirmed)?.index).filter((i) => i !== undefined);
