@@ -97,7 +97,12 @@ export function judge(state: DeliberationState, input: JudgeInput, ctx: MoveCont
   if (phase?.stressTestWarranted) run('phase.stressTestWarranted', undefined, (s) => warrantStressTest(s, ctx));
   if (phase?.advance || phase?.trivial) {
     if (refused.length) effects.push(`no advance: ${refused.length} item(s) refused; send them again, corrected, with phase.advance`);
-    else run('phase', undefined, (s) => iterationAdvance(s, { trivial: phase.trivial }, ctx));
+    else {
+      const from = effects.length;
+      run('phase', undefined, (s) => iterationAdvance(s, { trivial: phase.trivial }, ctx));
+      // The warrant recorded in this same judgment has just said why the test waits.
+      if (phase.stressTestWarranted) effects.splice(from, Infinity, ...effects.slice(from).filter((e) => !e.startsWith('stress test warranted but not run')));
+    }
   }
   if (input.synthesis) {
     if (current.status !== 'terminated') effects.push('synthesis not applied: the deliberation continues');

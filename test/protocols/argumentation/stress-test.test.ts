@@ -23,6 +23,11 @@ describe('stress test', () => {
     expect(r.ok && r.state.stressTest).toMatchObject({ warranted: true, required: false });
   });
 
+  it('a warrant and an advance in one judgment say why the test waits once', () => {
+    const r = judge(standard(), { ...points(['P1.1', skeptical], ['P1.2', agreeValue]), phase: { advance: true, stressTestWarranted: true } });
+    expect(effects(r).filter((e) => e.startsWith('stress test'))).toEqual(['stress test warranted; not yet: it runs once every point in play is Agreed (not yet: P1.1)']);
+  });
+
   it('becomes required at the CONSTRUCTIVE advance once every live point is Agreed, extends CONSTRUCTIVE, and is recorded only once asked', () => {
     let s = judged(standard(), { ...points(['P1.1', skeptical], ['P1.2', agreeValue]), ...warrantAndAdvance });
     s = reply(s, 'I concede C1.\n\n1. Both options fit a five-person team, see P1.2. INFERENCE');
