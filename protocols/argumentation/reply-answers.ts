@@ -102,7 +102,7 @@ const HARD = /\b(?:conced(?:e|ed|es|ing)|concession|withdr[ae]w\w*|retract\w*|i 
 const SOFT = /\b(?:you(?:'re| are) right(?! to \w)|fair (?:point|challenge|hit|enough|catch)|agreed|i agree|i accept|accepted|granted|i was wrong|that was wrong|overstated|mea culpa|my mistake|can(?:no|')t (?:defend|support)|no (?:measurement|data|benchmark) (?:for|behind)|i'?ll (?:leave|drop|let go of) (?:this|it|that)|not (?:going to )?(?:\w+ ){0,3}defending (?:it|this|that)|won't defend|leave it out|let (?:it|this) go|no longer (?:defend|hold|claim))\b/i;
 const QUALIFIED = '(?:partly|partially|in part|up to a point|to (?:some|an|a certain) (?:extent|degree))';
 const PARTIAL = [
-  /\bwhat i (?:still (?:keep|maintain|claim|stand by)|can (?:still )?(?:support|defend|claim))\b|\bwhat (?:still )?(?:remains|survives) of\b/i,
+  /\bwhat i (?:still (?:keep|maintain|claim|stand by)|can (?:still )?(?:support|defend|claim))\b|\bwhat (?:still )?(?:remains|survives) of\b|\bwhat(?:'s|’s| is) (?:still )?left of\b/i,
   new RegExp(`(?:^|[.!?:)\\n]\\s*)${QUALIFIED}\\s*(?:[.!:;,—–-]|$)`, 'im'),
   new RegExp(`\\b(?:partly|partially|in part|half)\\W+(?:\\w+\\W+){0,3}?(?:conced\\w*|right|agree\\w*|withdr\\w*|accept\\w*|valid|correct|fair|granted)`, 'i'),
   new RegExp(`\\b(?:conced\\w*|concession|withdr\\w*|right|agree\\w*|accept\\w*|granted|fair|true|valid)\\W+(?:\\w+\\W+){0,3}?${QUALIFIED}(?!\\w)`, 'i'),
@@ -118,7 +118,7 @@ const OUTRIGHT = /^\W*(?:re\s+c\d+\W+)?i\s+(?:fully\s+)?(?:concede|withdraw|retr
 const FULL = /\b(?:entirely|fully|in full|completely|outright|wholesale|without reservation|the whole (?:claim|point))\b/i;
 // What is kept after something is given up: "but the mechanism stands", "what I keep is ...", "not on the claim".
 const KEEP = /\b(?:but|however|though|still|that said|nonetheless|yet)\b[^.]*?\b(?:stands?|holds?|maintain\w*|keep\w*|remains?|survives?|defend\w*|stand by|the core|the rest|the broader|the underlying|the main|the direction)\b/i;
-const RETAIN = /\bwhat i (?:still )?(?:keep|maintain|claim|can (?:still )?(?:support|defend|claim)|stand by)\b|\bwhat (?:still )?(?:remains|survives) of\b|\b(?:the|my) (?:claim|point|mechanism|direction|conclusion|recommendation) (?:still )?(?:stands|holds|survives)\b|\bnot (?:on |about )?the (?:claim|point|direction|conclusion|mechanism|substance)\b|\bis (?:still )?real\b|\bstill (?:bites|applies|matters|holds|stands)\b/i;
+const RETAIN = /\bwhat i (?:still )?(?:keep|maintain|claim|can (?:still )?(?:support|defend|claim)|stand by)\b|\bwhat (?:still )?(?:remains|survives) of\b|\bwhat(?:'s|’s| is) (?:still )?left of\b|\b(?:the|my) (?:claim|point|mechanism|direction|conclusion|recommendation) (?:still )?(?:stands|holds|survives)\b|\bnot (?:on |about )?the (?:claim|point|direction|conclusion|mechanism|substance)\b|\bis (?:still )?real\b|\bstill (?:bites|applies|matters|holds|stands)\b/i;
 const CONCEDE_OBJECT = /\bconced\w*\s+(?:the|that|on)\b[^.]{0,120}?(?:\bbut\b|;\s*(?:the|my|what)|\bnot the\b|\bwhile\b)/i;
 // A later sentence that keeps something ("The mechanism claim in P2.1 stands without it.", "the conclusion is unaffected").
 const MAINTAINED = /\b(?:stands|holds|survives|(?:is|are|remains?) (?:still )?(?:unaffected|unchanged|intact|valid|right|true|sound|correct)|still (?:right|true|valid|applies)|not in dispute|(?:doesn'?t|does not|won'?t|will not) (?:change|affect|alter|touch)|the rest(?: of [^;\n]{1,40}?)? (?:is|stands|holds|remains|survives|doesn'?t|does not))\b/i;
@@ -173,7 +173,7 @@ const STATED = [
   '\\bnarrow(?:ed|s|ing)? (?:(?:it|this|the claim|my claim|P\\d+\\.\\d+) )?(?:down )?to\\s*[:—–]?\\s*',
   '\\bnarrow (?:it|this|that|the claim|my claim)(?: down)?\\s*[:—–]\\s*',
   // "What I still claim (INFERENCE), narrowed:", "What remains of P1.8 (INFERENCE) is only this:"
-  `\\bwhat (?:i (?:still )?(?:keep|maintain|claim|stand by|can (?:still )?(?:support|defend|claim))|(?:still )?(?:remains|stands|holds)(?: true)?)(?: of [^:\\n]{1,80}?)?(?:\\s*\\([^)\\n]*\\))?(?:,? narrowed)?(?:\\s+is(?: only)?(?: this)?)?${SEPARATOR}`,
+  `\\bwhat(?: i (?:still )?(?:keep|maintain|claim|stand by|can (?:still )?(?:support|defend|claim))| (?:still )?(?:remains|stands|holds)(?: true)?|(?:'s|’s| is) (?:still )?left)(?: of [^:\\n]{1,80}?)?(?:\\s*\\([^)\\n]*\\))?(?:,? narrowed)?(?:\\s+is(?: only)?(?: this)?)?${SEPARATOR}`,
   // The claim runs on over its continuation lines (a nested list included) up to a blank line or the next top-level item.
 ].map((source) => new RegExp(`${source}([^\\n]*(?:\\n(?![ \\t]*\\n|[-*+]\\s|#)[^\\n]*)*)`, 'i'));
 const REVISION = STATED.slice(0, 2);
