@@ -173,7 +173,7 @@ const STATED = [
   '\\bnarrow(?:ed|s|ing)? (?:(?:it|this|the claim|my claim|P\\d+\\.\\d+) )?(?:down )?to\\s*[:—–]?\\s*',
   '\\bnarrow (?:it|this|that|the claim|my claim)(?: down)?\\s*[:—–]\\s*',
   // "What I still claim (INFERENCE), narrowed:", "What remains of P1.8 (INFERENCE) is only this:"
-  `\\bwhat(?: i (?:still )?(?:keep|maintain|claim|stand by|can (?:still )?(?:support|defend|claim))| (?:still )?(?:remains|stands|holds)(?: true)?|(?:'s|’s| is) (?:still )?left)(?: of [^:\\n]{1,80}?)?(?:\\s*\\([^)\\n]*\\))?(?:,? narrowed)?(?:\\s+is(?: only)?(?: this)?)?${SEPARATOR}`,
+  `\\bwhat(?: i (?:still )?(?:keep|maintain|claim|stand by|can (?:still )?(?:support|defend|claim))| (?:still )?(?:remains|stands|holds)(?: true)?|(?:'s|’s| is) (?:still )?left)(?: of [^:\\n]{1,80}?)?(?:\\s*\\([^)\\n]*\\))?(?:,? narrowed)?(?:\\s+is(?: only)?(?: this| narrow(?:er)?| smaller| simpler)?)?${SEPARATOR}`,
   // The claim runs on over its continuation lines (a nested list included) up to a blank line or the next top-level item.
 ].map((source) => new RegExp(`${source}([^\\n]*(?:\\n(?![ \\t]*\\n|[-*+]\\s|#)[^\\n]*)*)`, 'i'));
 const REVISION = STATED.slice(0, 2);
