@@ -4,7 +4,7 @@ export interface ArbitrationReading {
   remarks?: string;
 }
 
-const ITEM = /^\W*(P\d+\.\d+)\W*[:\-–—]\s*\**\s*(OK|FLAG(?:GED)?)\b\**[:\s\-–—]*(.*)$/i;
+const ITEM = /^\W*(P\d+\.\d+)\W*[:\-–—]\s*\**\s*(OK|FLAG(?:GED)?)\b\**[:.,;\s\-–—]*(.*)$/i;
 const REMARKS = /^\W*(?:general\s+)?remarks?\W*(?::\s*(.*))?$/i;
 
 /**

@@ -84,6 +84,9 @@ export function questionsIn(text: string): string[] {
     } else if (asked.length) asked[asked.length - 1] += ` ${s}`;
     else lead.push(s);
   }
+  // "Questions that would change my answer: (1) ...?" announces the questions; it is not part of the first.
+  const announced = /^([^:?]{1,80}):\s*/.exec(asked[0] ?? '');
+  if (announced && isQuestionsTitle(announced[1]!)) asked[0] = asked[0]!.slice(announced[0].length);
   return asked;
 }
 

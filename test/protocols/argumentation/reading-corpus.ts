@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
 import type { Reading } from '../../../protocols/argumentation/reading.js';
 import { answerPieces } from '../../../protocols/argumentation/reply-answers.js';
-import { isQuestionsTitle, onlyNothingFurther } from '../../../protocols/argumentation/reply-paragraphs.js';
+import { isQuestionsTitle, onlyNothingFurther, questionsIn } from '../../../protocols/argumentation/reply-paragraphs.js';
 import { readReply } from '../../../protocols/argumentation/reply-reader.js';
 
 export const REPLIES_DIR = join(dirname(fileURLToPath(import.meta.url)), 'replies');
@@ -93,6 +93,9 @@ export function lostLines(text: string, reading: Reading): string[] {
     if (title && reading.questions.length > 0 && isQuestionsTitle(content)) return false;
     const kept = (piece: string): boolean => parts.some((p) => p.includes(piece));
     // A line answering several ids in turn is read as one answer per id.
+    // A paragraph of questions is read as one question each.
+    const asked = questionsIn(line);
+    if (asked.length > 1 && asked.every((q) => kept(norm(q)))) return false;
     return !kept(content) && !answerPieces(line, true).every((piece) => kept(norm(piece).replace(MARKER, '')));
   });
 }

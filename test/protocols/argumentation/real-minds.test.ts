@@ -25,7 +25,11 @@ describe.each(trials)('real minds, trial %s', (trial) => {
       const refs = [...new Set([...prompt.matchAll(/^(P\d+\.\d+) (?:AGREED|DISMISSED|UNRESOLVED)/gm)].map((m) => m[1]!))];
       const read = parseArbitrationReply(text, refs);
       expect(read.items.map((i) => i.ref).sort()).toEqual([...refs].sort());
-      for (const flag of read.items.filter((i) => i.flagged)) expect(flag.note?.length ?? 0, flag.ref).toBeGreaterThan(20);
+      for (const flag of read.items.filter((i) => i.flagged)) {
+        expect(flag.note?.length ?? 0, flag.ref).toBeGreaterThan(20);
+        // "P2.15: FLAG. The citation ..." keeps the reason, not the full stop after FLAG.
+        expect(flag.note, flag.ref).not.toMatch(/^[.,;:]/);
+      }
       return;
     }
     const reading = readReply(text, { quick: /\(quick: short answer\)/.test(prompt), iteration: Number(/Iteration (\d+)\//.exec(prompt)?.[1] ?? 1) });

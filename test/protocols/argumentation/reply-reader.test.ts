@@ -184,6 +184,8 @@ describe('readReply: questions and sections', () => {
       'Do you run Redis today?',
       'Is fan-out needed?',
     ]);
+    // The m7 trial: a bold lead-in announcing the questions is not part of the first one.
+    expect(readReply('1. GUESS: a.\n\n**Questions that would change my answer:** (1) CJS or ESM? (2) Which log backend?').questions).toEqual(['(1) CJS or ESM?', '(2) Which log backend?']);
   });
 
   it('keeps a question inside a point in the point', () => {
