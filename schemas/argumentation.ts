@@ -230,7 +230,7 @@ export const PendingReading = z.object({
   title: z.string().optional(),
   /** mention: the open challenge (quick: the contested point) it names; answer: the id it named. */
   target: z.string().optional(),
-  resolved: z.enum(['point', 'question', 'defense', 'concession']).optional(),
+  resolved: z.enum(['point', 'question', 'defense', 'partial', 'concession']).optional(),
 });
 export type PendingReading = z.infer<typeof PendingReading>;
 

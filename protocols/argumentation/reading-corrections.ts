@@ -2,12 +2,13 @@ import { z } from 'zod';
 import type { Challenge, DeliberationState, PendingReading, Point } from '../../schemas/argumentation.js';
 import { placeDismissed, placeNotEvaluated, surfaceQuestion } from './mutations.js';
 import { findChallenge, findPoint } from './queries.js';
+import { narrowedClaim } from './reply-answers.js';
 import { accept, draft, refuse, requireActive, type MoveContext, type MoveResult } from './result.js';
 
 /** The orchestrator confirms or corrects how parley read the last reply (refs from the consult result). */
 export const ReadingCorrection = z.object({
   ref: z.string().describe('S1 section, U1 question, A1 answer, M1 mention, P.. point, C.. challenge'),
-  as: z.enum(['point', 'question', 'defense', 'concession']),
+  as: z.enum(['point', 'question', 'defense', 'partial', 'concession']).describe('partial: a defense of the narrowed claim it keeps'),
   challenge: z.string().optional().describe('defense: which challenge'),
   point: z.string().optional().describe('as point: append to this new point'),
 });
@@ -16,9 +17,9 @@ export type ReadingCorrection = z.infer<typeof ReadingCorrection>;
 const USABLE: Record<PendingReading['kind'] | 'challenge', ReadingCorrection['as'][]> = {
   section: ['point', 'question', 'defense'],
   question: ['question', 'point'],
-  answer: ['defense', 'concession', 'point'],
-  mention: ['defense', 'point'],
-  challenge: ['defense', 'concession'],
+  answer: ['defense', 'partial', 'concession', 'point'],
+  mention: ['defense', 'partial', 'point'],
+  challenge: ['defense', 'partial', 'concession'],
 };
 
 /** Undoes what the reading did to a challenge this iteration, so it can be answered as the orchestrator reads it. */
@@ -31,7 +32,9 @@ function reopen(next: DeliberationState, c: Challenge): void {
   if (c.status === 'dropped' && c.droppedIter === next.n) c.reminderSent = false;
 }
 
-function answerAs(next: DeliberationState, c: Challenge, text: string, as: 'defense' | 'concession'): string {
+type AnswerReading = 'defense' | 'partial' | 'concession';
+
+function answerAs(next: DeliberationState, c: Challenge, text: string, as: AnswerReading): string {
   reopen(next, c);
   if (as === 'concession') {
     c.status = 'conceded';
@@ -39,8 +42,9 @@ function answerAs(next: DeliberationState, c: Challenge, text: string, as: 'defe
     placeDismissed(next, { pointId: c.pointId, tag: 'CONCEDED', reason: `The consultee conceded ${c.id} in iteration ${next.n} (as read by the orchestrator): ${text.slice(0, 300)}`, iter: next.n });
     return `${c.id} read as a concession: ${c.pointId} -> Dismissed CONCEDED`;
   }
-  Object.assign(c, { status: 'defended', defense: text, defenseIter: next.n, partial: undefined, narrowedClaim: undefined });
-  return `${c.id} read as a defense: judge it`;
+  const partial = as === 'partial';
+  Object.assign(c, { status: 'defended', defense: text, defenseIter: next.n, partial: partial || undefined, narrowedClaim: partial ? narrowedClaim(text) : undefined });
+  return `${c.id} read as ${partial ? 'a partial concession (a defense of a narrowed claim)' : 'a defense'}: judge it`;
 }
 
 /** Quick mode: an earlier point objected to, which this reply answered or was due to answer. */
@@ -52,10 +56,10 @@ function quickPoint(state: DeliberationState, id: string): Point | undefined {
 
 const concededNow = (state: DeliberationState, pointId: string): boolean => state.buckets.dismissed.some((d) => d.pointId === pointId && d.iter === state.n && d.tag === 'CONCEDED');
 
-function answerPointAs(next: DeliberationState, p: Point, text: string, as: 'defense' | 'concession'): string {
+function answerPointAs(next: DeliberationState, p: Point, text: string, as: AnswerReading): string {
   next.buckets.dismissed = next.buckets.dismissed.filter((d) => !(d.pointId === p.id && d.iter === next.n && d.tag === 'CONCEDED'));
-  Object.assign(p, { status: 'contested', defense: text, narrowed: undefined });
-  if (as === 'defense') return `${p.id} read as a defense: place it (bucket)`;
+  Object.assign(p, { status: 'contested', defense: text, narrowed: as === 'partial' ? narrowedClaim(text) : undefined });
+  if (as !== 'concession') return `${p.id} read as ${as === 'partial' ? 'a partial concession' : 'a defense'}: place it (bucket)`;
   placeDismissed(next, { pointId: p.id, tag: 'CONCEDED', reason: `The consultee conceded the objection in iteration ${next.n} (as read by the orchestrator): ${text.slice(0, 300)}`, iter: next.n });
   return `${p.id} read as a concession -> Dismissed CONCEDED`;
 }
@@ -97,11 +101,11 @@ export function correctReading(state: DeliberationState, input: ReadingCorrectio
 
   if (challenge) {
     if (!readThisIteration(state, challenge)) return refuse(state, 'challenge-not-answered-now', `${challenge.id} was not answered in this iteration's reply.`);
-    return accept(next, [answerAs(next, challenge, challenge.defense ?? '', input.as as 'defense' | 'concession')], ctx);
+    return accept(next, [answerAs(next, challenge, challenge.defense ?? '', input.as as AnswerReading)], ctx);
   }
   if (!item && objected) {
     if (!objected.defense) return refuse(state, 'challenge-not-answered-now', `${objected.id} got no answer in this iteration's reply.`);
-    return accept(next, [answerPointAs(next, objected, objected.defense, input.as as 'defense' | 'concession')], ctx);
+    return accept(next, [answerPointAs(next, objected, objected.defense, input.as as AnswerReading)], ctx);
   }
   const pending = item!;
   const mark = () => {
@@ -153,7 +157,7 @@ export function correctReading(state: DeliberationState, input: ReadingCorrectio
     if (point.status === 'pending-triage') next.scope.newPoints = Math.max(0, next.scope.newPoints - 1);
     text = point.text;
   }
-  const as = input.as as 'defense' | 'concession';
+  const as = input.as as AnswerReading;
   mark();
   if (!target && onPoint) {
     if (onPoint.status === 'contested' && onPoint.defense) text = `${onPoint.defense}\n\n${text}`;

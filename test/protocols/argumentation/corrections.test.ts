@@ -123,6 +123,14 @@ describe('reading corrections', () => {
     expect(r.points.map((p) => p.id)).toEqual(['P1.1', 'P1.2', 'P2.1']);
   });
 
+  it('reads a concession back as a partial one: the narrowed claim goes to the judgment and the report (the m7 trial)', () => {
+    const s = reply(challenged(), 'Re C1: I concede C1. The 40% was wrong. Batching halves the scan time on F6.');
+    const before = s.challenges[0]!.status;
+    const r = judged(s, read('C1', 'partial'));
+    expect([before, r.challenges[0]]).toMatchObject(['conceded', { status: 'defended', partial: true, narrowedClaim: expect.stringContaining('Batching halves the scan time') }]);
+    expect(replyView(r).answers).toMatchObject([{ challenge: 'C1', partialConcession: true }]);
+  });
+
   it('shows the words behind each concession it applied, so that a defense misread as one can be read back', () => {
     const s = reply(challenged(), 'Re C1: conceded.');
     expect(replyView(s).conceded).toMatchObject([{ challenge: 'C1', point: 'P1.1', text: 'Re C1: conceded.' }]);
