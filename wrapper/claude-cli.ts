@@ -72,7 +72,21 @@ export function createClaudeBackend(spec: string, options: ClaudeBackendOptions 
   return backend;
 }
 
+const CLAUDE_FORMS: [string, RegExp, string][] = [
+  ['model', /^[A-Za-z0-9][A-Za-z0-9._:[\]-]{0,127}$/, 'a model name (letters, digits, . _ : [ ] -)'],
+  ['sessionId', /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, 'a Claude session id (a UUID)'],
+];
+
+/** Every value that reaches claude's command line is checked for its exact form first. */
+function checkClaudeValues(values: Record<string, string | undefined>): void {
+  for (const [key, form, what] of CLAUDE_FORMS) {
+    const value = values[key];
+    if (value !== undefined && !form.test(value)) throw new BackendError('bad-spec', `refusing to pass ${key} ${JSON.stringify(value).slice(0, 80)} to claude: it must be ${what}`);
+  }
+}
+
 export function buildClaudeArgs(options: ClaudeBackendOptions, conversation: Conversation, sendOptions: SendOptions = {}): string[] {
+  checkClaudeValues({ model: options.model || undefined, sessionId: conversation.sessionId });
   const args = ['-p', '--output-format', 'json'];
   if (options.model) args.push('--model', options.model);
   if (conversation.sessionId) args.push('--resume', conversation.sessionId);

@@ -193,7 +193,12 @@ describe('Claude Code backend with the real claude 2.1.197 and a scripted Messag
 describe('Claude backend pieces', () => {
   it('builds argv: model, resume instead of system prompt, no tools by default', () => {
     expect(buildClaudeArgs({ model: 'opus' }, { system: 's', history: [] })).toEqual(['-p', '--output-format', 'json', '--model', 'opus', '--system-prompt', 's', '--tools', '']);
-    expect(buildClaudeArgs({}, { system: 's', history: [], sessionId: 'abc' })).toEqual(['-p', '--output-format', 'json', '--resume', 'abc', '--tools', '']);
+    const id = '0b9f3c2e-6c1a-4f7e-9d2b-1a2b3c4d5e6f';
+    expect(buildClaudeArgs({}, { system: 's', history: [], sessionId: id })).toEqual(['-p', '--output-format', 'json', '--resume', id, '--tools', '']);
+    // A value that is not of its exact form never reaches claude's command line.
+    expect(() => buildClaudeArgs({}, { history: [], sessionId: '--dangerously-skip-permissions' })).toThrow(/refusing to pass sessionId .*\(a UUID\)/);
+    expect(() => buildClaudeArgs({ model: '--version' }, { history: [] })).toThrow(/refusing to pass model/);
+    expect(buildClaudeArgs({ model: 'claude-sonnet-4-5[1m]' }, { history: [] })).toContain('claude-sonnet-4-5[1m]');
   });
 
   it('puts history into the prompt only when there is no session', () => {
