@@ -126,7 +126,8 @@ function addPoints(next: DeliberationState, reading: Reading, pending: PendingRe
   const ids = pointIds(next, reading.points.map((p) => p.number));
   for (const [i, p] of reading.points.entries()) {
     const id = ids[i]!;
-    const refs = [...p.pointRefs, ...p.challengeMentions];
+    // Only ids that name a point: "P2.1" for the first item of an old answer is the consultee's wording, kept in the text.
+    const refs = [...p.pointRefs.filter((r) => knownPoints.has(r) || ids.includes(r)), ...p.challengeMentions];
     const mentionedPoints = p.challengeMentions.map((cid) => next.challenges.find((c) => c.id === cid)?.pointId).filter(Boolean);
     // Seed: evidence on existing points is admitted late; a ledger fact the point cites (F7) is existing material too.
     const citesLedger = (p.factRefs ?? []).some((f) => next.ledger.some((fact) => fact.id === f));

@@ -27,4 +27,11 @@ describe('point ids', () => {
     const s = judged(reply(start(), '1. Redis. INFERENCE'), { ...points(['P1.1', agreeValue]), ...advance });
     expect(reply(s, '1. Extends P1.1: it persists. INFERENCE').points.map((p) => p.id)).toEqual(['P1.1', 'P2.1']);
   });
+
+  it('link only to points that exist: an id the consultee coined for its own list stays in the text (the m8 trial)', () => {
+    const s = judged(reply(start(), '1. Redis. INFERENCE'), { ...points(['P1.1', agreeValue]), ...advance });
+    const r = reply(s, '1. Unlike P1.1, and as in my P1.7 above: it persists. INFERENCE\n2. Caveat on P2.1: not on a replica. GUESS');
+    expect(r.points.filter((p) => p.iter === 2).map((p) => [p.id, p.refs])).toEqual([['P2.1', ['P1.1']], ['P2.2', ['P2.1']]]);
+    expect(r.points.find((p) => p.id === 'P2.1')?.text).toContain('P1.7');
+  });
 });
