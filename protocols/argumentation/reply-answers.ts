@@ -55,6 +55,8 @@ export function answerPieces(line: string, quick: boolean): string[] {
   const pieces: string[] = [];
   let start = 0;
   let refs = answerRefs(line, quick);
+  // Only a line that opens as an answer is cut into answers: a summary saying "I concede C2: ..." mid-line stays whole.
+  if (refs.length === 0) return [line];
   for (const m of line.matchAll(BOUNDARY)) {
     const at = (m.index ?? 0) + m[0].length;
     const next = answerRefs(line.slice(at), quick);
@@ -192,15 +194,23 @@ const words = (s: string): number => s.match(/[\p{L}\p{N}][\p{L}\p{N}'’-]*/gu)
  */
 /** The claim an answer states it keeps ("Narrowed claim: ...", "Corrected P1.6: ...", "What I still claim: ..."), if any. */
 function statedClaim(text: string): string | undefined {
-  // The claim stated first: "What I still claim: ... Corrected P1.3: ..." keeps both.
-  const m = STATED.map((re) => re.exec(text)).filter((x) => x !== null).sort((a, b) => a.index - b.index)[0];
-  if (!m) return undefined;
-  let stated = m[1]?.split(LABEL_AFTER)[0] ?? '';
-  // "Corrected P1.6:" over a list, or "... and it's bounded:" before one: the list is the claim, up to the next blank line.
-  const overList = /\n[ \t]*$/.test(m[0].slice(0, m[0].length - (m[1]?.length ?? 0)));
-  if (overList || stated.trim().endsWith(':')) stated += /^(?:\n(?![ \t]*\n)[^\n]*)*/.exec(text.slice(m.index + m[0].length))?.[0] ?? '';
-  stated = stated.replace(/^\s*(?:[*_]+(?=\s))?/, '').trim();
-  return words(stated) >= 2 ? stated : undefined;
+  // Every claim stated as kept, in reply order: "What I keep: ..." and, paragraphs later, "Corrected claim: ..." are both
+  // what the answer keeps; one that starts inside an earlier one's text is part of it.
+  const found = STATED.flatMap((re) => [...text.matchAll(new RegExp(re.source, 'gi'))]).sort((a, b) => a.index - b.index);
+  const claims: string[] = [];
+  let covered = 0;
+  for (const m of found) {
+    if (m.index < covered) continue;
+    let stated = m[1]?.split(LABEL_AFTER)[0] ?? '';
+    // "Corrected P1.6:" over a list, or "... and it's bounded:" before one: the list is the claim, up to the next blank line.
+    const overList = /\n[ \t]*$/.test(m[0].slice(0, m[0].length - (m[1]?.length ?? 0)));
+    const end = m.index + m[0].length;
+    const list = overList || stated.trim().endsWith(':') ? (/^(?:\n(?![ \t]*\n)[^\n]*)*/.exec(text.slice(end))?.[0] ?? '') : '';
+    covered = end + list.length;
+    stated = `${stated}${list}`.replace(/^\s*(?:[*_]+(?=\s))?/, '').trim();
+    if (words(stated) >= 2) claims.push(stated);
+  }
+  return claims.length ? claims.join('\n\n') : undefined;
 }
 
 export function narrowedClaim(answer: string): string {
@@ -211,7 +221,10 @@ export function narrowedClaim(answer: string): string {
   const affirmed = NEGATED.reduce((t, re) => t.replace(re, (m) => ' '.repeat(m.length)), text);
   const given = GIVEN.map((re) => re.exec(affirmed)?.index).filter((i) => i !== undefined);
   const from = given.length ? Math.min(...given) : 0;
-  const turn = TURN.exec(text.slice(from));
+  // The turn belongs to the concession's own sentence ("I concede X, but <claim>"): a "But" sentences later may start
+  // what is given up ("I partly concede. <kept>. But I left out <conceded>"), and a wrong cut reads worse than the whole.
+  const sentence = /^[\s\S]*?(?:[.!?](?=\s)|\n\s*\n|$)/.exec(text.slice(from))?.[0] ?? '';
+  const turn = TURN.exec(sentence);
   if (!turn) return keptAfterColon(text.slice(from)) ?? text;
   const rest = text.slice(from + turn.index + turn[0].length);
   const clause = /^[^\n]*?(?:[.!?](?=\s|$)|$)/m.exec(rest)?.[0]?.split(LABEL_AFTER)[0]?.trim() ?? '';

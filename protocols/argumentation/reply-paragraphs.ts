@@ -106,3 +106,10 @@ export function isOtherTitle(title: string): boolean {
   if (/\b(?:points?|arguments?|claims?|answers?|responses?|challenges?|defen[cs]es?|rebuttals?|objections?)\b/i.test(title)) return false;
   return /\b(?:rollout|roll-out|next steps?|steps|plan|recommend\w*|summary|conclusion|verdict|bottom line|tl;?dr|caveats?|migration|implementation|sketch|schema|example|checklist|action items?|to-?do|timeline|references|sources|appendix|what i'?d do|decision|proposal|setup|config\w*|how to|rollback|monitoring|alternatives?|options?|sequencing|order of work|phases?|pilot|experiment|benchmark plan|test plan)\b/i.test(title);
 }
+
+/** A numbered item titled as a question for the user ("12. **Question back to the user:** what is it for? ..."): the question, else none. */
+export function askedAsPoint(text: string): string | undefined {
+  const titled = /^\W*?(?:\*\*|__)?([^*_:\n]{1,80}?)(?:\*\*|__)?\s*[:—–]\s*(?:\*\*|__)?\s*/.exec(text);
+  if (!titled || !isQuestionsTitle(titled[1]!.replace(/\([^)]*\)/g, '').trim()) || !text.includes('?')) return undefined;
+  return text.slice(titled[0].length).trim() || undefined;
+}

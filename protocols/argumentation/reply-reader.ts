@@ -12,6 +12,7 @@ import {
   isQuestionsTitle,
   mentionsNothingFurther,
   onlyNothingFurther,
+  askedAsPoint,
   questionsIn,
   sentences,
 } from './reply-paragraphs.js';
@@ -235,7 +236,9 @@ function assemble(text: string, parts: Part[], nothingFurther: boolean, quick: b
     const body = part.lines.join('\n').trim();
     if (part.type === 'headline') headline = body || undefined;
     else if (part.type === 'point') {
-      points.push(readPoint(part.number ?? 0, body, group?.title));
+      const asked = askedAsPoint(body);
+      if (asked) questions.push(asked);
+      else points.push(readPoint(part.number ?? 0, body, group?.title));
       if (group) group.used = true;
     } else if (part.type === 'answer') {
       for (const ref of part.refs ?? []) {

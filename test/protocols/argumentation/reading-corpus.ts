@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
 import type { Reading } from '../../../protocols/argumentation/reading.js';
 import { answerPieces } from '../../../protocols/argumentation/reply-answers.js';
-import { isQuestionsTitle, onlyNothingFurther, questionsIn } from '../../../protocols/argumentation/reply-paragraphs.js';
+import { askedAsPoint, isQuestionsTitle, onlyNothingFurther, questionsIn } from '../../../protocols/argumentation/reply-paragraphs.js';
 import { readReply } from '../../../protocols/argumentation/reply-reader.js';
 
 export const REPLIES_DIR = join(dirname(fileURLToPath(import.meta.url)), 'replies');
@@ -96,6 +96,9 @@ export function lostLines(text: string, reading: Reading): string[] {
     // A paragraph of questions is read as one question each.
     const asked = questionsIn(line);
     if (asked.length > 1 && asked.every((q) => kept(norm(q)))) return false;
+    // A numbered item titled as a question for the user is read as that question.
+    const titled = askedAsPoint(line.replace(/^\s*\d{1,3}[.)]\s+/, ''));
+    if (titled && kept(norm(titled))) return false;
     return !kept(content) && !answerPieces(line, true).every((piece) => kept(norm(piece).replace(MARKER, '')));
   });
 }

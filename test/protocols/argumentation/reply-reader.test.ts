@@ -184,6 +184,9 @@ describe('readReply: questions and sections', () => {
       'Do you run Redis today?',
       'Is fan-out needed?',
     ]);
+    // The m8 trial: a numbered item titled as a question for the user is that question, not a point.
+    const titled = readReply('1. Use B. INFERENCE\n12. **Question back to the user (decides it):** what is soft delete for? (a) undo, (b) audit.');
+    expect([titled.points.map((p) => p.number), titled.questions]).toEqual([[1], ['what is soft delete for? (a) undo, (b) audit.']]);
     // The m7 trial: a bold lead-in announcing the questions is not part of the first one.
     expect(readReply('1. GUESS: a.\n\n**Questions that would change my answer:** (1) CJS or ESM? (2) Which log backend?').questions).toEqual(['(1) CJS or ESM?', '(2) Which log backend?']);
   });
@@ -284,3 +287,17 @@ describe('a numbered "no further points" (as a real consultee wrote it, real-min
     expect(r.sections.map((s) => s.text).join('\n')).toContain('My final position is unchanged');
   });
 });
+
+describe('readReply: the m8 trial', () => {
+  it('a summary that says "I partly concede C2: ..." mid-line stays the headline; the answers are the Re blocks', () => {
+    const r = readReply('**Summary:** I partly concede C1: a guess. I partly concede C2: read side only.\n\nRe C1: I partly concede. What I keep: the direction is known.\n\nRe C2: I partly concede. What I keep: reads need no predicate.');
+    expect(r.headline).toContain('I partly concede C2: read side only.');
+    expect(r.answers.map((a) => [a.ref, a.text.startsWith('Re ')])).toEqual([['C1', true], ['C2', true]]);
+  });
+
+  it('every claim an answer states it keeps is its narrowed claim, in order', () => {
+    const r = readReply('Re C1: I partly concede. What I keep: the direction is known.\n\nWhat I withdraw: "a wash".\n\nCorrected claim: performance decides only when the deleted share is large.');
+    expect(r.answers[0]?.narrowedClaim).toBe('the direction is known.\n\nperformance decides only when the deleted share is large.');
+  });
+});
+
