@@ -17,16 +17,18 @@ export const ChallengeResolveInput = z.object({
   threshold: z.string().optional(),
   verdictChange: z.string().optional(),
   question: z.string().optional().describe('for the user'),
+  claim: z.string().optional().describe('accepted: the claim as it now stands, if the reading cut it wrong'),
 });
 export type ChallengeResolveInput = z.infer<typeof ChallengeResolveInput>;
 
-function agree(next: DeliberationState, c: Challenge, gate: Exclude<ReturnType<typeof evidenceGate>, { ok: boolean }>, reason: string): string[] {
+function agree(next: DeliberationState, c: Challenge, gate: Exclude<ReturnType<typeof evidenceGate>, { ok: boolean }>, reason: string, claim?: string): string[] {
   const fact = appendFact(next, { text: `${c.pointId}: revising from ${c.type} to AGREE`, tag: 'revision', justification: `defense on ${c.id} accepted: ${reason}` });
   recordPosition(next, { pointId: c.pointId, classification: 'AGREE', revision: { from: c.type, because: reason } });
   placeAgreed(next, { pointId: c.pointId, ...gate, iter: next.n });
   const point = next.points.find((p) => p.id === c.pointId);
-  // A partial concession accepted: the point stands as the consultee narrowed it.
-  if (point && c.partial) point.narrowed = c.narrowedClaim ?? c.defense;
+  // A partial concession accepted: the point stands as the consultee narrowed it, or as the orchestrator states it
+  // when the reading could not cut the narrowed claim out of a long answer.
+  if (point && (c.partial || claim?.trim())) point.narrowed = claim?.trim() || c.narrowedClaim || c.defense;
   return [`${c.id} defense accepted: ${c.pointId} -> Agreed (${gate.evidenceType}); ${fact.id} records the revision`];
 }
 
@@ -107,5 +109,5 @@ export function challengeResolve(state: DeliberationState, input: ChallengeResol
   if (isRefusal(gate)) return gate;
   ch.status = 'resolved';
   ch.resolution = 'accepted';
-  return accept(next, agree(next, ch, gate, reason), ctx);
+  return accept(next, agree(next, ch, gate, reason, input.claim), ctx);
 }

@@ -10,7 +10,8 @@ import { LedgerUpdateInput, ledgerUpdate } from './ledger-moves.js';
 import { pointEvaluate, pointTriage, Revision } from './point-moves.js';
 import { findPoint } from './queries.js';
 import { correctReading, ReadingCorrection } from './reading-corrections.js';
-import { accept, refuse, type ItemRefusal, type MoveContext, type MoveResult } from './result.js';
+import { surfaceQuestion } from './mutations.js';
+import { accept, draft, refuse, requireActive, type ItemRefusal, type MoveContext, type MoveResult } from './result.js';
 import { StressTestRecordInput, stressTestRecord, warrantStressTest } from './review-moves.js';
 import { synthesize, SynthesizeInput, rebuildReport } from './synthesize.js';
 
@@ -48,6 +49,7 @@ export const JudgeInput = z.object({
   points: z.array(PointJudgment).optional(),
   challenges: z.array(ChallengeJudgment).optional(),
   stressTest: StressTestRecordInput.optional(),
+  questions: z.array(z.string().min(1)).optional().describe('for the user: surfaced in the report'),
   phase: z
     .object({
       advance: z.boolean().optional(),
@@ -92,6 +94,7 @@ export function judge(state: DeliberationState, input: JudgeInput, ctx: MoveCont
     run(`challenges[${i}]`, id, (s) => challengeResolve(s, { ...rest, challengeId: id }, ctx));
   });
   if (input.stressTest) run('stressTest', undefined, (s) => stressTestRecord(s, input.stressTest!, ctx));
+  input.questions?.forEach((q, i) => run(`questions[${i}]`, undefined, (s) => askUser(s, q, ctx)));
 
   const phase = input.phase;
   if (phase?.stressTestWarranted) run('phase.stressTestWarranted', undefined, (s) => warrantStressTest(s, ctx));
@@ -134,6 +137,14 @@ function chain(state: DeliberationState, steps: Step[]): MoveResult {
     effects.push(...result.effects);
   }
   return { ok: true, state: current, effects };
+}
+
+/** A question for the user the orchestrator surfaces itself: one asked inside a point, or its own. */
+function askUser(s: DeliberationState, text: string, ctx: MoveContext): MoveResult {
+  const guard = requireActive(s);
+  if (guard) return guard;
+  const next = draft(s);
+  return accept(next, [`${surfaceQuestion(next, text.trim())} surfaced`], ctx);
 }
 
 function triage(s: DeliberationState, p: PointJudgment, ctx: MoveContext): MoveResult {

@@ -70,6 +70,12 @@ describe('partial concession', () => {
     expect(md.indexOf('**P1.1** snapshots make a cold restart faster than a refill.')).toBeGreaterThan(0);
     expect(md.indexOf('Redis supports persistence')).toBeGreaterThan(md.indexOf('**P1.1** snapshots'));
   });
+
+  it('accepted with the claim as it now stands, when the reading could not cut it out (the m8 trial)', () => {
+    const claim = 'Snapshots shorten a cold restart; only measured on one node.';
+    const s = judged(reply(challenged(), partly), { challenges: [{ id: 'C1', verdict: 'accepted', ...valueEvidence, reason: 'it holds as restated', claim }] });
+    expect(s.points[0]?.narrowed).toBe(claim);
+  });
 });
 
 describe('judging challenges', () => {

@@ -104,4 +104,10 @@ describe('judge: one judgment per iteration', () => {
     const item = refusedItem(judge(defended, { challenges: [{ id: 'C1', verdict: 'rejected', reason: 'restarts are rare here' }] }), 'rejection-needs-evidence');
     expect(item).toMatchObject({ item: 'challenges[0]', ref: 'C1', legal: ['accepted', 'rejected', 'rebutted'] });
   });
+
+  it('surfaces questions for the user the orchestrator writes itself (one asked inside a point, in the m8 trial)', () => {
+    const r = judge(withTwoPoints(), { questions: ['Which ORM and migration tool does the team use?'] });
+    expect(r.ok && r.effects).toEqual(['Q1 surfaced']);
+    expect(r.ok && r.state.surfacedQuestions).toMatchObject([{ id: 'Q1', text: 'Which ORM and migration tool does the team use?' }]);
+  });
 });
