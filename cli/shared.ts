@@ -44,7 +44,9 @@ export async function runInterruptible(command: string, work: (signal: AbortSign
     await reportFailure(command, () => work(controller.signal));
   } finally {
     clearTimeout(force);
-    for (const signal of signals) process.off(signal, onSignal);
+    // Once interrupted, the handler stays until the process is gone: a second signal arriving while the
+    // stopped run winds down still ends it with 128+n, not by the signal's default action.
+    if (!received) for (const signal of signals) process.off(signal, onSignal);
     // A run that failed early (one model's error rejects the round) leaves its other calls in
     // flight, and a codex child retrying an unreachable server never ends by itself: cancel them all.
     if (!controller.signal.aborted) controller.abort(new Error(`parley ${command} has finished`));
