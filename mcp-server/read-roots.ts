@@ -16,17 +16,21 @@ export function readRoots(home: string, env: NodeJS.ProcessEnv): string[] {
  */
 export async function confinedPath(path: string, roots: readonly string[]): Promise<string> {
   const [first = '.'] = roots;
+  const outside = new ToolRefusal(`${path} is outside the folders parley reads from (the state folder ${first}, and ${READ_DIRS_ENV}); copy the file there or add its folder to ${READ_DIRS_ENV}`);
+  const asked = resolve(first, path);
   let real: string;
   try {
-    real = await realpath(resolve(first, path));
+    real = await realpath(asked);
   } catch (error) {
+    // Whether a file outside the folders exists is not for a tool argument to learn: same refusal either way.
+    if (!roots.some((root) => isInside(resolve(root), asked))) throw outside;
     throw new ToolRefusal(`cannot read ${path}: ${(error as NodeJS.ErrnoException).code ?? 'unreadable'}`);
   }
   for (const root of roots) {
     const realRoot = await realpath(root).catch(() => undefined);
     if (realRoot !== undefined && isInside(realRoot, real)) return real;
   }
-  throw new ToolRefusal(`${path} is outside the folders parley reads from (the state folder ${first}, and ${READ_DIRS_ENV}); copy the file there or add its folder to ${READ_DIRS_ENV}`);
+  throw outside;
 }
 
 function isInside(root: string, path: string): boolean {

@@ -46,6 +46,9 @@ describe('run_result with a path', () => {
       expect(refusal).toMatch(/outside the folders parley reads from/);
       expect(refusal).not.toMatch(/root:/);
     }
+    // A file outside that does not exist gets the same refusal as one that does: no probing for files.
+    expect(await h.refused('run_result', { path: '/etc/no-such-file.json', protocol: 'debate' })).toMatch(/outside the folders parley reads from/);
+    expect(await h.refused('run_result', { path: join(h.home, 'missing.json'), protocol: 'debate' })).toMatch(/cannot read .*missing\.json: ENOENT/);
     await symlink('/etc/passwd', join(h.home, 'passwd.json'));
     expect(await h.refused('run_result', { path: join(h.home, 'passwd.json'), protocol: 'dialogic' })).toMatch(/outside the folders/);
     await writeFile(join(h.home, 'notes.json'), 'PRIVATE-CONTENT: not json at all');
