@@ -78,9 +78,11 @@ export class ConsultService {
 
   /** Records a reply the orchestrator obtained itself, as if Codex had given it. */
   async recordOwn(deliberationId: string, reply: string): Promise<ConsultOutcome> {
-    const { state } = await this.deps.deliberations.get(deliberationId);
-    if (this.running(deliberationId)) throw serverRefusal(state, 'a consult is running for this deliberation; wait for it (delib_consult) or cancel it first', 'consult-running');
-    throwIfRefused(consultPrecheck(state));
+    if (this.running(deliberationId)) {
+      const { state } = await this.deps.deliberations.get(deliberationId);
+      throw serverRefusal(state, 'a consult is running for this deliberation; wait for it (delib_consult) or cancel it first', 'consult-running');
+    }
+    // reply_record asks consultPrecheck itself: a reply the deliberation cannot take is refused there.
     const moved = await this.deps.deliberations.apply(deliberationId, 'reply_record', { text: reply });
     return { turns: [], reply, moved, effects: moved.effects };
   }

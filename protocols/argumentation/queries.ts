@@ -31,6 +31,11 @@ export function lastIteration(state: DeliberationState): boolean {
   return state.n >= iterationCap(state) || quickTurnsSpent(state);
 }
 
+/** Whether this iteration's reply conceded the objection to the point (it went to Dismissed CONCEDED now). */
+export function concededNow(state: DeliberationState, pointId: string): boolean {
+  return state.buckets.dismissed.some((d) => d.pointId === pointId && d.iter === state.n && d.tag === 'CONCEDED');
+}
+
 export function findPoint(state: DeliberationState, id: string): Point | undefined {
   return state.points.find((p) => p.id === id);
 }

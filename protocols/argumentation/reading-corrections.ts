@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { Challenge, DeliberationState, PendingReading, Point } from '../../schemas/argumentation.js';
 import { placeDismissed, placeNotEvaluated, surfaceQuestion } from './mutations.js';
-import { findChallenge, findPoint } from './queries.js';
+import { concededNow, findChallenge, findPoint } from './queries.js';
 import { narrowedClaim } from './reply-answers.js';
 import { accept, draft, refuse, requireActive, type MoveContext, type MoveResult } from './result.js';
 
@@ -54,7 +54,6 @@ function quickPoint(state: DeliberationState, id: string): Point | undefined {
   return p.status === 'contested' || concededNow(state, p.id) ? p : undefined;
 }
 
-const concededNow = (state: DeliberationState, pointId: string): boolean => state.buckets.dismissed.some((d) => d.pointId === pointId && d.iter === state.n && d.tag === 'CONCEDED');
 
 function answerPointAs(next: DeliberationState, p: Point, text: string, as: AnswerReading): string {
   next.buckets.dismissed = next.buckets.dismissed.filter((d) => !(d.pointId === p.id && d.iter === next.n && d.tag === 'CONCEDED'));
@@ -76,7 +75,7 @@ function readThisIteration(state: DeliberationState, c: Challenge): boolean {
   if (c.status === 'open') return true;
   if (c.status === 'defended') return c.defenseIter === state.n;
   if (c.status === 'dropped' || c.status === 'undefended') return c.droppedIter === state.n;
-  if (c.status === 'conceded') return state.buckets.dismissed.some((d) => d.pointId === c.pointId && d.iter === state.n && d.tag === 'CONCEDED');
+  if (c.status === 'conceded') return concededNow(state, c.pointId);
   return false;
 }
 

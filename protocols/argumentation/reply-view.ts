@@ -1,4 +1,5 @@
 import type { DeliberationState } from '../../schemas/argumentation.js';
+import { concededNow } from './queries.js';
 
 const HINTS: Record<string, string> = {
   section: 'not a numbered point: read it as a point (point: "P1.3" appends it to one), a question, or leave it',
@@ -18,12 +19,11 @@ export function replyView(state: DeliberationState): Record<string, unknown> {
   const answered = state.challenges.filter((c) => c.defenseIter === state.n && c.status === 'defended');
   const closed = state.challenges.filter((c) => c.droppedIter === state.n || (c.status === 'conceded' && state.buckets.dismissed.some((d) => d.pointId === c.pointId && d.iter === state.n)));
   const quickAnswers = state.mode === 'quick' ? state.points.filter((p) => p.iter < state.n && p.defense && p.status === 'contested') : [];
-  const concededNow = state.buckets.dismissed.filter((d) => d.iter === state.n && d.tag === 'CONCEDED').map((d) => d.pointId);
-  const quickConceded = state.mode === 'quick' ? concededNow.map((id) => `${id} conceded`) : [];
+  const quickConceded = state.mode === 'quick' ? state.points.filter((p) => concededNow(state, p.id)) : [];
   // The words behind each concession parley applied, so that a defense misread as one can be read back.
   const conceded: { challenge?: string; point: string; text: string }[] = [
-    ...state.challenges.filter((c) => c.status === 'conceded' && concededNow.includes(c.pointId)).map((c) => ({ challenge: c.id, point: c.pointId, text: c.defense ?? '' })),
-    ...(state.mode === 'quick' ? state.points.filter((p) => concededNow.includes(p.id)).map((p) => ({ point: p.id, text: p.defense ?? '' })) : []),
+    ...state.challenges.filter((c) => c.status === 'conceded' && concededNow(state, c.pointId)).map((c) => ({ challenge: c.id, point: c.pointId, text: c.defense ?? '' })),
+    ...quickConceded.map((p) => ({ point: p.id, text: p.defense ?? '' })),
   ];
   return {
     iteration: state.n,
@@ -45,8 +45,8 @@ export function replyView(state: DeliberationState): Record<string, unknown> {
           ],
         }
       : {}),
-    ...(closed.length || quickConceded.length ? { closed: [...closed.map((c) => `${c.id} ${c.status}`), ...quickConceded] } : {}),
-    ...(conceded.length ? { conceded: conceded.map((c) => ({ ...c, hint: `applied as a full concession: if these words keep any of the claim, read ${c.challenge ?? c.point} as a defense` })) } : {}),
+    ...(closed.length || quickConceded.length ? { closed: [...closed.map((c) => `${c.id} ${c.status}`), ...quickConceded.map((p) => `${p.id} conceded`)] } : {}),
+    ...(conceded.length ? { conceded: conceded.map((c) => ({ ...c, hint: `applied as a full concession: if these words keep part of the claim, read ${c.challenge ?? c.point} as partial (all of it: defense)` })) } : {}),
     ...(reading?.pending.some((p) => !p.resolved)
       ? { reading: reading.pending.filter((p) => !p.resolved).map((p) => ({ ref: p.ref, kind: p.kind, ...(p.target ? { target: p.target } : {}), ...(p.title ? { title: p.title } : {}), text: p.text, hint: HINTS[p.kind] })) }
       : {}),

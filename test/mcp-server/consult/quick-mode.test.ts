@@ -12,6 +12,11 @@ const FIRST = [
   '2. GUESS: Memcached is faster for plain string values.',
 ].join('\n');
 const DEFENSE = 'Re P1.2: INFERENCE: multithreaded Memcached serves more small GETs per core than single-threaded Redis; the gap shows above about 100k ops/s.';
+/** The orchestrator's judgment of FIRST: P1.1 agreed, an objection to P1.2. */
+const FIRST_JUDGMENT = [
+  { id: 'P1.1', verdict: 'AGREE', claimType: 'value', reason: 'surviving a restart matters more than raw speed for sessions' },
+  { id: 'P1.2', verdict: 'SKEPTICAL', flaw: 'No measurement shows a speed gap that matters at a session cache load.' },
+];
 
 function consultee({ body }: { body: unknown }): ResponsesScriptStep {
   const prompt = lastUserText(body);
@@ -47,10 +52,7 @@ describe('quick mode through the MCP tools (stdio, real codex)', () => {
     // Call 2: the whole judgment; the objection goes by point id, and the same call fetches the answer.
     const judged = await call('delib_judge', {
       deliberationId: id,
-      points: [
-        { id: 'P1.1', verdict: 'AGREE', claimType: 'value', reason: 'surviving a restart matters more than raw speed for sessions' },
-        { id: 'P1.2', verdict: 'SKEPTICAL', flaw: 'No measurement shows a speed gap that matters at a session cache load.' },
-      ],
+      points: FIRST_JUDGMENT,
       phase: { advance: true },
       consult: { waitSeconds: 30 },
     });
@@ -95,10 +97,7 @@ describe('quick mode keeps its two Codex turns when a reply is unusable (stdio, 
     const id: string = started.deliberationId;
     const judged = await r.ok('delib_judge', {
       deliberationId: id,
-      points: [
-        { id: 'P1.1', verdict: 'AGREE', claimType: 'value', reason: 'surviving a restart matters more than raw speed for sessions' },
-        { id: 'P1.2', verdict: 'SKEPTICAL', flaw: 'No measurement shows a speed gap that matters at a session cache load.' },
-      ],
+      points: FIRST_JUDGMENT,
       phase: { advance: true },
       consult: { waitSeconds: 30 },
     });
@@ -124,10 +123,7 @@ describe('quick mode keeps its two Codex turns when a reply is unusable (stdio, 
     expect(started.consult).toMatchObject({ status: 'done', codex: { turns: 2 } });
     const ended = await r.ok('delib_judge', {
       deliberationId: started.deliberationId,
-      points: [
-        { id: 'P1.1', verdict: 'AGREE', claimType: 'value', reason: 'surviving a restart matters more than raw speed for sessions' },
-        { id: 'P1.2', verdict: 'SKEPTICAL', flaw: 'No measurement shows a speed gap that matters at a session cache load.' },
-      ],
+      points: FIRST_JUDGMENT,
       phase: { advance: true },
       consult: { waitSeconds: 30 },
     });
