@@ -4,10 +4,10 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
-import type { Reading } from '../../../protocols/argumentation/reading.js';
-import { answerPieces } from '../../../protocols/argumentation/reply-answers.js';
-import { askedAsPoint, isQuestionsTitle, onlyNothingFurther, questionsIn } from '../../../protocols/argumentation/reply-paragraphs.js';
-import { readReply } from '../../../protocols/argumentation/reply-reader.js';
+import type { Reading } from '../../../protocols/argumentation/reading/reading.js';
+import { answerPieces } from '../../../protocols/argumentation/reading/reply-answers.js';
+import { askedAsPoint, isQuestionsTitle, onlyNothingFurther, questionsIn } from '../../../protocols/argumentation/reading/reply-paragraphs.js';
+import { readReply } from '../../../protocols/argumentation/reading/reply-reader.js';
 
 export const REPLIES_DIR = join(dirname(fileURLToPath(import.meta.url)), 'replies');
 

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { idsIn, ownWords } from '../../../protocols/argumentation/reply-answers.js';
-import { readReply } from '../../../protocols/argumentation/reply-reader.js';
+import { idsIn, ownWords } from '../../../protocols/argumentation/reading/reply-answers.js';
+import { readReply } from '../../../protocols/argumentation/reading/reply-reader.js';
 import { loadCorpus, lostLines, norm, readCorpusReply } from './reading-corpus.js';
 import { replyArb } from './reply-generator.js';
 

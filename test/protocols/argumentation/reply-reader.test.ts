@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { readReply } from '../../../protocols/argumentation/reply-reader.js';
+import { readReply } from '../../../protocols/argumentation/reading/reply-reader.js';
 
 const numbers = (text: string, quick = false) => readReply(text, { quick }).points.map((p) => p.number);
 const answers = (text: string, quick = false) => readReply(text, { quick }).answers.map((a) => [a.ref, a.kind]);

@@ -1,0 +1,54 @@
+import type { DeliberationState } from '../../../schemas/argumentation.js';
+import { concededNow } from '../core/queries.js';
+
+const HINTS: Record<string, string> = {
+  section: 'not a numbered point: read it as a point (point: "P1.3" appends it to one), a question, or leave it',
+  question: 'a question for the user: surface it (as question), or leave it',
+  answer: 'names no challenge awaiting an answer: read it as a defense of a challenge, or as a point',
+  mention: 'names an objection that got no answer: if it defends it, read it as a defense',
+};
+
+/**
+ * What the orchestrator needs to judge the reply of iteration n, and nothing else: each new point
+ * in full with the consultee's own number, each answer to a challenge, and every part of the reply
+ * parley did not apply with certainty. Nothing of the reply is left out without being listed here.
+ */
+export function replyView(state: DeliberationState): Record<string, unknown> {
+  const reading = state.readings?.find((r) => r.iter === state.n);
+  const points = state.points.filter((p) => p.iter === state.n);
+  const answered = state.challenges.filter((c) => c.defenseIter === state.n && c.status === 'defended');
+  const closed = state.challenges.filter((c) => c.droppedIter === state.n || (c.status === 'conceded' && state.buckets.dismissed.some((d) => d.pointId === c.pointId && d.iter === state.n)));
+  const quickAnswers = state.mode === 'quick' ? state.points.filter((p) => p.iter < state.n && p.defense && p.status === 'contested') : [];
+  const quickConceded = state.mode === 'quick' ? state.points.filter((p) => concededNow(state, p.id)) : [];
+  // The words behind each concession parley applied, so that a defense misread as one can be read back.
+  const conceded: { challenge?: string; point: string; text: string }[] = [
+    ...state.challenges.filter((c) => c.status === 'conceded' && concededNow(state, c.pointId)).map((c) => ({ challenge: c.id, point: c.pointId, text: c.defense ?? '' })),
+    ...quickConceded.map((p) => ({ point: p.id, text: p.defense ?? '' })),
+  ];
+  return {
+    iteration: state.n,
+    ...(reading?.headline ? { headline: reading.headline } : {}),
+    ...(reading?.nothingFurther ? { nothingFurther: true } : {}),
+    points: points.map((p) => ({
+      id: p.id,
+      ...(p.label ? { label: p.label } : {}),
+      ...(p.refs ? { refs: p.refs } : {}),
+      ...(p.status === 'not-evaluated' ? { notEvaluated: state.notEvaluated.find((i) => i.ref === p.id)?.reason } : {}),
+      ...(p.needsDecisive ? { needsDecisive: true } : {}),
+      text: p.text,
+    })),
+    ...(answered.length || quickAnswers.length
+      ? {
+          answers: [
+            ...answered.map((c) => ({ challenge: c.id, point: c.pointId, ...(c.partial ? { partialConcession: true, narrowedClaim: c.narrowedClaim } : {}), text: c.defense })),
+            ...quickAnswers.map((p) => ({ point: p.id, ...(p.narrowed ? { partialConcession: true, narrowedClaim: p.narrowed } : {}), text: p.defense })),
+          ],
+        }
+      : {}),
+    ...(closed.length || quickConceded.length ? { closed: [...closed.map((c) => `${c.id} ${c.status}`), ...quickConceded.map((p) => `${p.id} conceded`)] } : {}),
+    ...(conceded.length ? { conceded: conceded.map((c) => ({ ...c, hint: `applied as a full concession: if these words keep part of the claim, read ${c.challenge ?? c.point} as partial (all of it: defense)` })) } : {}),
+    ...(reading?.pending.some((p) => !p.resolved)
+      ? { reading: reading.pending.filter((p) => !p.resolved).map((p) => ({ ref: p.ref, kind: p.kind, ...(p.target ? { target: p.target } : {}), ...(p.title ? { title: p.title } : {}), text: p.text, hint: HINTS[p.kind] })) }
+      : {}),
+  };
+}
