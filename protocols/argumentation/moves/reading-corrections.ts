@@ -19,6 +19,7 @@ const USABLE: Record<PendingReading['kind'] | 'challenge', ReadingCorrection['as
   question: ['question', 'point'],
   answer: ['defense', 'partial', 'concession', 'point'],
   mention: ['defense', 'partial', 'point'],
+  reference: ['point'],
   challenge: ['defense', 'partial', 'concession'],
 };
 

@@ -21,7 +21,8 @@ export function placeCounts(state: DeliberationState): Map<string, number> {
   state.buckets.dismissed.forEach((i) => bump(i.pointId));
   state.buckets.unresolved.forEach((i) => bump(i.pointId));
   state.notEvaluated.filter((i) => i.ref.startsWith('P')).forEach((i) => bump(i.ref));
-  pointsWithStatus(state, 'pending-triage', 'pending-evaluation', 'clarification-requested', 'contested').forEach((p) => bump(p.id));
+  // A replaced version and an item folded into its answer are history, kept once where they stand.
+  pointsWithStatus(state, 'pending-triage', 'pending-evaluation', 'clarification-requested', 'contested', 'superseded', 'part-of-answer').forEach((p) => bump(p.id));
   return counts;
 }
 
