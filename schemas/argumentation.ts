@@ -127,6 +127,8 @@ export const Challenge = z.object({
   unclear: z.boolean().optional(),
   /** The numbered items of its answers (point ids), in reply order. */
   items: z.array(z.string()).optional(),
+  /** The answer's words outside its items, when it has items (the items are points of their own). */
+  answerOwnWords: z.string().optional(),
   droppedIter: z.number().int().optional(),
   rebuttal: z.string().optional(),
   clarificationRequested: z.boolean(),
@@ -216,6 +218,8 @@ export type Arbitration = z.infer<typeof Arbitration>;
 export const PointPlacement = z.object({
   status: PointStatus,
   iter: z.number().int(),
+  /** A challenge on it that the replacement closed, and the status it had. */
+  challenge: z.object({ id: z.string(), status: ChallengeStatus }).optional(),
   agreed: AgreedItem.optional(),
   dismissed: DismissedItem.optional(),
   unresolved: UnresolvedItem.optional(),
@@ -241,8 +245,10 @@ export const Point = z.object({
   defense: z.string().optional(),
   /** A partial concession accepted: the claim as narrowed by the consultee. */
   narrowed: z.string().optional(),
-  /** Quick mode: the reading could not tell whether the answer gives the claim up entirely or in part. */
-  answerUnclear: z.boolean().optional(),
+  /** Quick mode: how the answer to the objection was read (unclear: full or partial concession, the orchestrator says). */
+  answer: z.enum(['defense', 'partial', 'unclear']).optional(),
+  /** Quick mode: the answer's words outside its items, when it has items. */
+  answerOwnWords: z.string().optional(),
   /** An item inside the answer to this challenge (or, in quick mode, to this point's objection). */
   partOf: z.string().optional(),
   /** The earlier point this one replaces, corrects or narrows, and who said so. */

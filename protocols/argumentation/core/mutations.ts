@@ -11,7 +11,7 @@ import type {
 import { findPoint, nextFactId, nextQuestionId } from './queries.js';
 
 /** Removes a point from every bucket so that placing it again keeps it in exactly one place. */
-function unplace(state: DeliberationState, pointId: string): void {
+export function unplace(state: DeliberationState, pointId: string): void {
   state.buckets.agreed = state.buckets.agreed.filter((i) => i.pointId !== pointId);
   state.buckets.dismissed = state.buckets.dismissed.filter((i) => i.pointId !== pointId);
   state.buckets.unresolved = state.buckets.unresolved.filter((i) => i.pointId !== pointId);

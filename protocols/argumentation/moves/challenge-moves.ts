@@ -28,7 +28,7 @@ function agree(next: DeliberationState, c: Challenge, gate: Exclude<ReturnType<t
   const point = next.points.find((p) => p.id === c.pointId);
   // A partial concession accepted: the point stands as the consultee narrowed it, or as the orchestrator states it
   // when the reading could not cut the narrowed claim out of a long answer.
-  if (point && (c.partial || claim?.trim())) point.narrowed = claim?.trim() || c.narrowedClaim || c.defense;
+  if (point && (c.partial || claim?.trim())) point.narrowed = claim?.trim() || c.narrowedClaim;
   return [`${c.id} defense accepted: ${c.pointId} -> Agreed (${gate.evidenceType}); ${fact.id} records the revision`];
 }
 
@@ -105,9 +105,14 @@ export function challengeResolve(state: DeliberationState, input: ChallengeResol
     const fact = appendFact(next, { text: `${c.pointId}: revising from REJECT to SKEPTICAL`, tag: 'revision', justification: reason });
     return accept(next, [`${c.id} upgraded to SKEPTICAL: standard window; ${fact.id} records the revision`], ctx);
   }
+  // A narrowed claim is a claim: accepted, it is what the point now says, so it must be stated.
+  if (c.partial && !c.narrowedClaim?.trim() && !input.claim?.trim()) {
+    return refuse(state, 'narrowed-claim-required', `${c.id}'s answer ${c.unclear ? 'gives something up, and parley could not tell whether all of it' : 'keeps part of the claim, and parley could not cut out which part'}: accept it with claim (the claim as it now stands), or read ${c.id} as a concession (reading).`);
+  }
   const gate = evidenceGate(state, c.pointId, input);
   if (isRefusal(gate)) return gate;
   ch.status = 'resolved';
   ch.resolution = 'accepted';
+  ch.unclear = undefined;
   return accept(next, agree(next, ch, gate, reason, input.claim), ctx);
 }

@@ -9,6 +9,8 @@ import { nextLegalMoves } from '../rules/legal-moves.js';
 import { LedgerUpdateInput, ledgerUpdate } from './ledger-moves.js';
 import { pointEvaluate, pointTriage, Revision } from './point-moves.js';
 import { findPoint } from '../core/queries.js';
+import type { Point } from '../../../schemas/argumentation.js';
+import { supersede, supersessionBlocker } from './supersede.js';
 import { correctReading, ReadingCorrection } from './reading-corrections.js';
 import { surfaceQuestion } from '../core/mutations.js';
 import { accept, draft, refuse, requireActive, type ItemRefusal, type MoveContext, type MoveResult } from './result.js';
@@ -25,6 +27,8 @@ const Blocked = {
 /** Everything decided about one point: triage, classification and placement, applied in that order. */
 export const PointJudgment = z.object({
   id: z.string(),
+  supersedes: z.string().optional().describe('an earlier point this one replaces, corrects or narrows'),
+  claim: z.string().optional().describe('quick: the claim as it now stands, after a partial concession'),
   triage: z.enum(['in-scope', 'out-of-scope', 'anchor-shift', 'new-argument']).optional().describe('default in-scope; new-argument (DEVELOPMENT on): Not Evaluated'),
   decisive: z.boolean().optional().describe('CRYSTALLIZATION: settles the exact claim'),
   verdict: Classification.optional(),
@@ -170,10 +174,45 @@ function triage(s: DeliberationState, p: PointJudgment, ctx: MoveContext): MoveR
   return result;
 }
 
-/** One point item is one step (triage, verdict, bucket in that order): a refused item changes nothing. */
+/** The orchestrator records that a point replaces an earlier one: the earlier one becomes history. */
+function replace(s: DeliberationState, id: string, old: string, ctx: MoveContext): MoveResult {
+  const guard = requireActive(s);
+  if (guard) return guard;
+  const current = findPoint(s, id);
+  if (current?.supersedes === old) return { ok: true, state: s, effects: [] };
+  const blocked = supersessionBlocker(s, id, old);
+  if (blocked) return refuse(s, 'unknown-version', `${id} cannot replace ${old}: ${blocked}.`);
+  const next = draft(s);
+  return accept(next, [supersede(next, id, old, 'orchestrator')], ctx);
+}
+
+/** Quick mode: what a point now claims after its answer gave part of it up (the reading could not cut it out). */
+function restate(s: DeliberationState, p: PointJudgment, ctx: MoveContext): MoveResult {
+  const point = findPoint(s, p.id);
+  if (!point) return refuse(s, 'unknown-point', `No point ${p.id}.`);
+  if (s.mode !== 'quick' || (point.answer !== 'partial' && point.answer !== 'unclear')) {
+    return refuse(s, 'nothing-to-restate', `claim restates a quick-mode point whose answer gave part of it up; ${p.id} has no such answer${s.mode === 'quick' ? '' : ' (standard and minimal: give claim on the accepted challenge)'}.`);
+  }
+  const next = draft(s);
+  Object.assign(findPoint(next, p.id) as Point, { narrowed: p.claim!.trim(), answer: 'partial' });
+  return accept(next, [`${p.id} now claims: as you stated it`], ctx);
+}
+
+/** A narrowed claim is a claim: a quick point whose answer kept only part of it is Agreed as that part, stated. */
+function narrowedStated(s: DeliberationState, p: PointJudgment): MoveResult | undefined {
+  const point = findPoint(s, p.id);
+  if (p.bucket !== 'agreed' || !point || point.narrowed || (point.answer !== 'partial' && point.answer !== 'unclear')) return undefined;
+  return refuse(s, 'narrowed-claim-required', `${p.id}'s answer gave part of the claim up and parley could not cut out what it keeps: give claim (the claim as it now stands) with the bucket.`);
+}
+
+/** One point item is one step (supersession, claim, triage, verdict, bucket in that order): a refused item changes nothing. */
 function judgePoint(p: PointJudgment, ctx: MoveContext): Step {
   const { id } = p;
-  const steps: Step[] = [(s) => triage(s, p, ctx)];
+  const steps: Step[] = [];
+  if (p.supersedes) steps.push((s) => replace(s, id, p.supersedes!, ctx));
+  if (p.claim?.trim()) steps.push((s) => restate(s, p, ctx));
+  steps.push((s) => narrowedStated(s, p) ?? { ok: true, state: s, effects: [] });
+  steps.push((s) => triage(s, p, ctx));
   if (p.verdict) {
     steps.push((s) =>
       pointEvaluate(s, { pointId: id, classification: p.verdict!, flaw: p.flaw, terminalWhy: p.terminalWhy, revision: p.revision, contradicts: p.contradicts, claimType: p.claimType, evidenceType: p.evidenceType, evidence: p.evidence, premises: p.premises, reason: p.reason }, ctx),

@@ -1,8 +1,10 @@
 import { z } from 'zod';
 import type { Challenge, DeliberationState, PendingReading, Point } from '../../../schemas/argumentation.js';
-import { placeDismissed, placeNotEvaluated, surfaceQuestion } from '../core/mutations.js';
+import { placeDismissed, placeNotEvaluated, surfaceQuestion, unplace } from '../core/mutations.js';
 import { concededNow, findChallenge, findPoint } from '../core/queries.js';
 import { narrowedClaim } from '../reading/reply-answers.js';
+import { readItem } from './item-readings.js';
+import { placementOf } from './supersede.js';
 import { accept, draft, refuse, requireActive, type MoveContext, type MoveResult } from './result.js';
 
 /** The orchestrator confirms or corrects how parley read the last reply (refs from the consult result). */
@@ -40,11 +42,11 @@ function answerAs(next: DeliberationState, c: Challenge, text: string, as: Answe
   if (as === 'concession') {
     c.status = 'conceded';
     c.defense = text;
-    placeDismissed(next, { pointId: c.pointId, tag: 'CONCEDED', reason: `The consultee conceded ${c.id} in iteration ${next.n} (as read by the orchestrator): ${text.slice(0, 300)}`, iter: next.n });
+    placeDismissed(next, { pointId: c.pointId, tag: 'CONCEDED', reason: `The consultee conceded ${c.id} in iteration ${next.n} (as read by the orchestrator).`, iter: next.n });
     return `${c.id} read as a concession: ${c.pointId} -> Dismissed CONCEDED`;
   }
   const partial = as === 'partial';
-  Object.assign(c, { status: 'defended', defense: text, defenseIter: next.n, partial: partial || undefined, narrowedClaim: partial ? narrowedClaim(text) : undefined });
+  Object.assign(c, { status: 'defended', defense: text, defenseIter: next.n, partial: partial || undefined, narrowedClaim: partial ? (c.narrowedClaim ?? narrowedClaim(text)) : undefined, unclear: undefined });
   return `${c.id} read as ${partial ? 'a partial concession (a defense of a narrowed claim)' : 'a defense'}: judge it`;
 }
 
@@ -58,9 +60,9 @@ function quickPoint(state: DeliberationState, id: string): Point | undefined {
 
 function answerPointAs(next: DeliberationState, p: Point, text: string, as: AnswerReading): string {
   next.buckets.dismissed = next.buckets.dismissed.filter((d) => !(d.pointId === p.id && d.iter === next.n && d.tag === 'CONCEDED'));
-  Object.assign(p, { status: 'contested', defense: text, narrowed: as === 'partial' ? narrowedClaim(text) : undefined });
+  Object.assign(p, { status: 'contested', defense: text, narrowed: as === 'partial' ? (p.narrowed ?? narrowedClaim(text)) : undefined, answer: as === 'concession' ? undefined : as });
   if (as !== 'concession') return `${p.id} read as ${as === 'partial' ? 'a partial concession' : 'a defense'}: place it (bucket)`;
-  placeDismissed(next, { pointId: p.id, tag: 'CONCEDED', reason: `The consultee conceded the objection in iteration ${next.n} (as read by the orchestrator): ${text.slice(0, 300)}`, iter: next.n });
+  placeDismissed(next, { pointId: p.id, tag: 'CONCEDED', reason: `The consultee conceded the objection to ${p.id} in iteration ${next.n} (as read by the orchestrator).`, iter: next.n });
   return `${p.id} read as a concession -> Dismissed CONCEDED`;
 }
 
@@ -87,6 +89,8 @@ export function correctReading(state: DeliberationState, input: ReadingCorrectio
   if (!state.replyRecorded || !reading) return refuse(state, 'no-reading', `There is no reply of iteration ${state.n} to read yet.`);
   const next = draft(state);
   const current = next.readings!.find((r) => r.iter === next.n)!;
+  const itemRead = readItem(next, input.ref, input.as);
+  if (itemRead) return 'effect' in itemRead ? accept(next, [itemRead.effect], ctx) : refuse(state, itemRead.rule, itemRead.refused);
   const challenge = findChallenge(next, input.ref);
   const objected = quickPoint(next, input.ref);
   // A new point of this reply that is really part of an answer (a quote inside "Re C2") reads as a mention would.
@@ -152,9 +156,11 @@ export function correctReading(state: DeliberationState, input: ReadingCorrectio
   if (mentioningPoint) {
     const point = unjudged(next, mentioningPoint.id);
     if (!point) return refuse(state, 'point-already-judged', `${pending.ref} was already judged; it can no longer be read as a defense.`);
-    next.points = next.points.filter((p) => p.id !== point.id);
-    next.notEvaluated = next.notEvaluated.filter((i) => i.ref !== point.id);
+    // It keeps its id (the consultee was told it): an item of that answer now, judged with it.
     if (point.status === 'pending-triage') next.scope.newPoints = Math.max(0, next.scope.newPoints - 1);
+    point.was = placementOf(next, point);
+    unplace(next, point.id);
+    Object.assign(point, { status: 'part-of-answer', partOf: target?.id ?? onPoint?.id });
     text = point.text;
   }
   const as = input.as as AnswerReading;

@@ -8,7 +8,10 @@ import type { ReplyLabel } from '../../../schemas/argumentation.js';
 export interface Reading {
   /** The opening summary before the first point or answer ("Short answer: Postgres."), if any. */
   headline?: string;
-  /** Numbered new points, in reply order, each with the consultee's own number. */
+  /**
+   * Every numbered item, in reply order, each with the consultee's own number: the points, and the items
+   * inside answers (partOf names the answer's id), which are claims too.
+   */
   points: ReadPoint[];
   /** Answers to earlier challenges or objections, by the id they name (C1, or P1.3 in quick mode). */
   answers: ReadAnswer[];
@@ -44,9 +47,14 @@ export interface ReadPoint {
   challengeMentions: string[];
   /** It claims a check was made ("I ran", "I checked", "verified") yet carries no label. */
   unlabeledVerification: boolean;
+  /** An item inside the answer to this id (C1, or P1.3 in quick mode), not a point standing alone. */
+  partOf?: string;
+  /** Earlier point ids it says it replaces, corrects, refines or narrows ("Replaces P4.5: ...", "Refines P3.4"). */
+  supersedes?: string[];
 }
 
-export type AnswerKind = 'defense' | 'partial-concession' | 'concession';
+/** unclear: it gives something up, but whether all of the claim or part of it the words do not settle. */
+export type AnswerKind = 'defense' | 'partial-concession' | 'concession' | 'unclear';
 
 export interface ReadAnswer {
   /** The challenge (C1) or, in quick mode, the point (P1.3) it answers. */
@@ -57,10 +65,14 @@ export interface ReadAnswer {
    * defense: the claim is maintained.
    */
   kind: AnswerKind;
-  /** The whole answer block. */
+  /** The whole answer block, its items included. */
   text: string;
-  /** For a partial concession, the narrowed claim if it can be cut out, else the whole text. */
+  /** The answer's own words: the block without its numbered items (which are read as points with partOf). */
+  own: string;
+  /** For a partial concession, the narrowed claim when it can be cut out of the answer's own words. */
   narrowedClaim?: string;
+  /** A partial concession whose kept claim is the list of items that follows it ("What I still claim:" + items). */
+  keptByItems?: boolean;
   label?: ReplyLabel;
   /** As for a point: the heading over its group ("## Answers to challenges"). */
   heading?: string;

@@ -104,7 +104,9 @@ const HARD = /\b(?:conced(?:e|ed|es|ing)|concession|withdr[ae]w\w*|retract\w*|i 
 const SOFT = /\b(?:you(?:'re| are) right(?! to \w)|fair (?:point|challenge|hit|enough|catch)|agreed|i agree|i accept|accepted|granted|i was wrong|that was wrong|overstated|mea culpa|my mistake|can(?:no|')t (?:defend|support)|no (?:measurement|data|benchmark) (?:for|behind)|i'?ll (?:leave|drop|let go of) (?:this|it|that)|not (?:going to )?(?:\w+ ){0,3}defending (?:it|this|that)|won't defend|leave it out|let (?:it|this) go|no longer (?:defend|hold|claim))\b/i;
 const QUALIFIED = '(?:partly|partially|in part|up to a point|to (?:some|an|a certain) (?:extent|degree))';
 const PARTIAL = [
-  /\bwhat i (?:still (?:keep|maintain|claim|stand by)|can (?:still )?(?:support|defend|claim))\b|\bwhat (?:still )?(?:remains|survives) of\b|\bwhat(?:'s|’s| is) (?:still )?left of\b/i,
+  /\bwhat i(?:'d| would)? (?:still (?:keep|maintain|claim|stand by)|keep|can (?:still )?(?:support|defend|claim))\b|\bwhat (?:still )?(?:remains|survives) of\b|\bwhat(?:'s|’s| is) (?:still )?left of\b/i,
+  // "I accept 'not dominated', not 'mapped once'": one part granted, another refused.
+  /\bi (?:accept|grant|concede)\s+(?:['"“‘][^'"”’\n]{1,80}['"”’]|[^,.;:\n—–]{1,40}),\s*(?:but\s+)?not\b/i,
   new RegExp(`(?:^|[.!?:)\\n]\\s*)${QUALIFIED}\\s*(?:[.!:;,—–-]|$)`, 'im'),
   new RegExp(`\\b(?:partly|partially|in part|half)\\W+(?:\\w+\\W+){0,3}?(?:conced\\w*|right|agree\\w*|withdr\\w*|accept\\w*|valid|correct|fair|granted)`, 'i'),
   new RegExp(`\\b(?:conced\\w*|concession|withdr\\w*|right|agree\\w*|accept\\w*|granted|fair|true|valid)\\W+(?:\\w+\\W+){0,3}?${QUALIFIED}(?!\\w)`, 'i'),
@@ -120,7 +122,7 @@ const OUTRIGHT = /^\W*(?:re\s+c\d+\W+)?i\s+(?:fully\s+)?(?:concede|withdraw|retr
 const FULL = /\b(?:entirely|fully|in full|completely|outright|wholesale|without reservation|the whole (?:claim|point))\b/i;
 // What is kept after something is given up: "but the mechanism stands", "what I keep is ...", "not on the claim".
 const KEEP = /\b(?:but|however|though|still|that said|nonetheless|yet)\b[^.]*?\b(?:stands?|holds?|maintain\w*|keep\w*|remains?|survives?|defend\w*|stand by|the core|the rest|the broader|the underlying|the main|the direction)\b/i;
-const RETAIN = /\bwhat i (?:still )?(?:keep|maintain|claim|can (?:still )?(?:support|defend|claim)|stand by)\b|\bwhat (?:still )?(?:remains|survives) of\b|\bwhat(?:'s|’s| is) (?:still )?left of\b|\b(?:the|my) (?:claim|point|mechanism|direction|conclusion|recommendation) (?:still )?(?:stands|holds|survives)\b|\bnot (?:on |about )?the (?:claim|point|direction|conclusion|mechanism|substance)\b|\bis (?:still )?real\b|\bstill (?:bites|applies|matters|holds|stands)\b/i;
+const RETAIN = /\bwhat i(?:'d| would)? (?:still )?(?:keep|maintain|claim|can (?:still )?(?:support|defend|claim)|stand by)\b|\bwhat (?:still )?(?:remains|survives) of\b|\bwhat(?:'s|’s| is) (?:still )?left of\b|\b(?:the|my) (?:claim|point|mechanism|direction|conclusion|recommendation) (?:still )?(?:stands|holds|survives)\b|\bnot (?:on |about )?the (?:claim|point|direction|conclusion|mechanism|substance)\b|\bis (?:still )?real\b|\bstill (?:bites|applies|matters|holds|stands)\b/i;
 const CONCEDE_OBJECT = /\bconced\w*\s+(?:the|that|on)\b[^.]{0,120}?(?:\bbut\b|;\s*(?:the|my|what)|\bnot the\b|\bwhile\b)/i;
 // A later sentence that keeps something ("The mechanism claim in P2.1 stands without it.", "the conclusion is unaffected").
 const MAINTAINED = /\b(?:stands|holds|survives|(?:is|are|remains?) (?:still )?(?:unaffected|unchanged|intact|valid|sound)|still (?:right|true|valid|applies)|not in dispute|(?:doesn'?t|does not|won'?t|will not) (?:change|affect|alter|touch)|the rest(?: of [^;\n]{1,40}?)? (?:is|stands|holds|remains|survives|doesn'?t|does not))\b/i;
@@ -164,8 +166,20 @@ export function answerKind(text: string): AnswerKind {
   if (!hard && (BACKED.test(after) || labelHits(after).some((h) => h.label === 'EVIDENCE'))) return 'defense';
   if (FULL.test(plain)) return 'concession';
   if (KEEP.test(after) || RETAIN.test(plain) || CONCEDE_OBJECT.test(after)) return 'partial-concession';
-  return !outright && keeps(after) ? 'partial-concession' : 'concession';
+  if (!outright && keeps(after)) return 'partial-concession';
+  // Only words that give the claim up dismiss it: an assent ("Fair point", "You're right") followed by an
+  // argument of its own may be giving up all of it or a part, and the reader does not guess which.
+  return !hard && arguesOn(after) ? 'unclear' : 'concession';
 }
+
+/** The assent goes on into an argument: two or more further sentences of substance, none of them giving the claim up. */
+function arguesOn(after: string): boolean {
+  const rest = sentencesOf(after).slice(1);
+  if (rest.some((x) => HARD.test(x) || SOFT.test(x))) return false;
+  return rest.filter((x) => words(x) >= 4).length >= 2;
+}
+
+const sentencesOf = (text: string): string[] => sentences(text.replace(/\n+/g, ' '));
 
 // How a partial concession states what it keeps: "Narrowed claim: ...", "P4.1 narrowed to: ...", "What I keep is ...".
 const SEPARATOR = '(?:\\s*[:—–]\\s*|\\s+-\\s+|\\s+is\\s+(?:that\\s+)?)';
@@ -175,7 +189,7 @@ const STATED = [
   '\\bnarrow(?:ed|s|ing)? (?:(?:it|this|the claim|my claim|P\\d+\\.\\d+) )?(?:down )?to\\s*[:—–]?\\s*',
   '\\bnarrow (?:it|this|that|the claim|my claim)(?: down)?\\s*[:—–]\\s*',
   // "What I still claim (INFERENCE), narrowed:", "What remains of P1.8 (INFERENCE) is only this:"
-  `\\bwhat(?: i (?:still )?(?:keep|maintain|claim|stand by|can (?:still )?(?:support|defend|claim))| (?:still )?(?:remains|stands|holds)(?: true)?|(?:'s|’s| is) (?:still )?left)(?: of [^:\\n]{1,80}?)?(?:\\s*\\([^)\\n]*\\))?(?:,? narrowed)?(?:\\s+is(?: only)?(?: this| narrow(?:er)?| smaller| simpler)?)?${SEPARATOR}`,
+  `\\bwhat(?: i(?:'d| would)? (?:still )?(?:keep|maintain|claim|stand by|can (?:still )?(?:support|defend|claim))| (?:still )?(?:remains|stands|holds)(?: true)?|(?:'s|’s| is) (?:still )?left)(?: of [^:\\n]{1,80}?)?(?:\\s*\\([^)\\n]*\\))?(?:,? narrowed)?(?:\\s+is(?: only)?(?: this| narrow(?:er)?| smaller| simpler)?)?${SEPARATOR}`,
   // The claim runs on over its continuation lines (a nested list included) up to a blank line or the next top-level item.
 ].map((source) => new RegExp(`${source}([^\\n]*(?:\\n(?![ \\t]*\\n|[-*+]\\s|#)[^\\n]*)*)`, 'i'));
 const REVISION = STATED.slice(0, 2);
@@ -187,11 +201,6 @@ const LABEL_AFTER = /\s+(?=[*_]*(?:evidence|inference|guess)[*_]*\s*[:—–])/i
 
 const words = (s: string): number => s.match(/[\p{L}\p{N}][\p{L}\p{N}'’-]*/gu)?.length ?? 0;
 
-/**
- * The claim a partial concession keeps: stated ("Narrowed claim: ...", "What I keep: ..."), or the clause
- * after the turn that follows the concession ("I concede X, but <claim>."); the whole text when it cannot
- * be cut out cleanly.
- */
 /** The claim an answer states it keeps ("Narrowed claim: ...", "Corrected P1.6: ...", "What I still claim: ..."), if any. */
 function statedClaim(text: string): string | undefined {
   // Every claim stated as kept, in reply order: "What I keep: ..." and, paragraphs later, "Corrected claim: ..." are both
@@ -213,7 +222,12 @@ function statedClaim(text: string): string | undefined {
   return claims.length ? claims.join('\n\n') : undefined;
 }
 
-export function narrowedClaim(answer: string): string {
+/**
+ * The claim a partial concession keeps: stated ("Narrowed claim: ...", "What I keep: ..."), or the clause
+ * after the turn that follows the concession ("I concede X, but <claim>."); none when it cannot be cut out
+ * cleanly (the orchestrator then states it: a wrong cut reads worse than none).
+ */
+export function narrowedClaim(answer: string): string | undefined {
   const text = ownWords(answer);
   const stated = statedClaim(text);
   if (stated) return stated;
@@ -225,11 +239,11 @@ export function narrowedClaim(answer: string): string {
   // what is given up ("I partly concede. <kept>. But I left out <conceded>"), and a wrong cut reads worse than the whole.
   const sentence = /^[\s\S]*?(?:[.!?](?=\s)|\n\s*\n|$)/.exec(text.slice(from))?.[0] ?? '';
   const turn = TURN.exec(sentence);
-  if (!turn) return keptAfterColon(text.slice(from)) ?? text;
+  if (!turn) return keptAfterColon(text.slice(from));
   const rest = text.slice(from + turn.index + turn[0].length);
   const clause = /^[^\n]*?(?:[.!?](?=\s|$)|$)/m.exec(rest)?.[0]?.split(LABEL_AFTER)[0]?.trim() ?? '';
   const bare = clause.replace(/[*_`]/g, '').trim();
-  return words(bare) >= 3 && !ANAPHOR.test(bare) && !/:$/.test(bare) ? clause : text;
+  return words(bare) >= 3 && !ANAPHOR.test(bare) && !/:$/.test(bare) ? clause : undefined;
 }
 
 // "The direction is still right: batching reduces round trips ...": what follows the colon is the claim kept.

@@ -1,7 +1,8 @@
 import type { ReadAnswer, ReadPoint, ReadSection, Reading } from './reading.js';
-import { answerKind, answerRefs, idsIn, loneConcessions, mentionsIn, narrowedClaim, sharedKind } from './reply-answers.js';
+import { answerKind, answerRefs, idsIn, loneConcessions, mentionsIn, narrowedClaim, sharedKind, undress } from './reply-answers.js';
 import { splitBlocks, type Block } from './reply-blocks.js';
 import { countLabels, firstLabel } from './reply-labels.js';
+import { supersededIn } from './reply-versions.js';
 import {
   isClosing,
   isLeadIn,
@@ -40,6 +41,17 @@ interface Part {
   subStyle?: string;
   /** point: its marker style ("." ")" "**."...). */
   style?: string;
+  /** answer: its numbered items, each read as a point of its own, and the answer's words outside them. */
+  items?: Item[];
+  own?: string[];
+}
+
+interface Item {
+  number: number;
+  style?: string;
+  lines: string[];
+  /** The last number of a list of the item's own (steps under it). */
+  subNumber?: number;
 }
 
 const VERIFICATION_CLAIM = /\b(?:I (?:ran|tested|measured|checked|verified|confirmed|benchmarked|grepped|reproduced)|verified|confirmed by)\b/i;
@@ -58,9 +70,10 @@ export function readReply(text: string, context: ReadContext = {}): Reading {
     parts.push(part);
     current = part;
   };
-  const append = (part: Part, block: Block): void => {
+  const append = (part: Part, block: Block, numbered = false): void => {
     if (block.blankBefore && part.lines.length > 0) part.lines.push('');
     part.lines.push(...block.lines);
+    if (part.type === 'answer') appendToAnswer(part, block, numbered);
   };
   const inHeadline = (): boolean => parts.length === 1;
 
@@ -77,7 +90,7 @@ export function readReply(text: string, context: ReadContext = {}): Reading {
       const title = block.title ?? '';
       const refs = answerRefs(title, quick);
       questionScope = false;
-      if (refs.length > 0) open({ type: 'answer', refs, lines: [title] });
+      if (refs.length > 0) open({ type: 'answer', refs, lines: [title], own: [title] });
       else if (isQuestionsTitle(title)) {
         questionScope = true;
         open({ type: 'questions', title, lines: [], questions: [] });
@@ -85,7 +98,7 @@ export function readReply(text: string, context: ReadContext = {}): Reading {
       continue;
     }
     if (block.kind === 'answer') {
-      open({ type: 'answer', refs: block.refs ?? [], lines: block.lines });
+      open({ type: 'answer', refs: block.refs ?? [], lines: block.lines, own: [...block.lines] });
       continue;
     }
     if (block.kind === 'numbered') {
@@ -101,10 +114,10 @@ export function readReply(text: string, context: ReadContext = {}): Reading {
         else open({ type: 'section', title: '', scope: 'closing', lines: item });
         continue;
       }
-      if (refs.length > 0) open({ type: 'answer', refs, lines: item });
+      if (refs.length > 0) open({ type: 'answer', refs, lines: item, own: [...item] });
       else if (current?.type === 'questions' && questionScope) current.questions?.push(itemText([rest, ...block.lines.slice(1)]));
       else if (current && holdsList(current, block)) {
-        append(current, block);
+        append(current, block, true);
         current.subNumber = block.number;
         current.subStyle = block.style;
       }
@@ -167,6 +180,36 @@ function holdsList(part: Part, block: Block): boolean {
   return part.type !== 'headline' && part.type !== 'questions' && endsWithColon(part);
 }
 
+/**
+ * An answer's numbered items are claims of their own (read as points with partOf); what else it holds
+ * is its own words. A block indented under an item, or a list restarting inside one, belongs to that item.
+ */
+function appendToAnswer(part: Part, block: Block, numbered: boolean): void {
+  const items = (part.items ??= []);
+  const last = items.at(-1);
+  const lines = numbered ? [block.rest ?? '', ...block.lines.slice(1)] : block.lines;
+  if (numbered && block.number !== undefined && !(last && stepOf(last, block))) {
+    items.push({ number: block.number, style: block.style, lines });
+    return;
+  }
+  if (last && (numbered || block.indent >= 2)) {
+    if (block.blankBefore) last.lines.push('');
+    last.lines.push(...block.lines);
+    if (numbered) last.subNumber = block.number;
+    return;
+  }
+  const own = (part.own ??= []);
+  if (block.blankBefore && own.length > 0) own.push('');
+  own.push(...block.lines);
+}
+
+/** Whether a numbered block continues a list inside the item rather than starting the answer's next item. */
+function stepOf(item: Item, block: Block): boolean {
+  const number = block.number ?? 0;
+  if (item.subNumber !== undefined && number === item.subNumber + 1) return true;
+  return block.style !== item.style || number <= item.number;
+}
+
 /** Whether item `number` is a step of the point's own list rather than the next point. */
 function pointHoldsList(part: Part, block: Block, number: number): boolean {
   const own = part.number ?? 0;
@@ -222,7 +265,7 @@ function itemText(lines: string[]): string {
 
 function assemble(text: string, parts: Part[], nothingFurther: boolean, quick: boolean, dropped: string[]): Reading {
   const points: ReadPoint[] = [];
-  const byRef = new Map<string, { texts: string[]; shared: boolean; heading?: string }>();
+  const byRef = new Map<string, { texts: string[]; owns: string[]; shared: boolean; heading?: string; items: number }>();
   const sections: ReadSection[] = [];
   const questions: string[] = [];
   let headline: string | undefined;
@@ -241,10 +284,14 @@ function assemble(text: string, parts: Part[], nothingFurther: boolean, quick: b
       else points.push(readPoint(part.number ?? 0, body, group?.title));
       if (group) group.used = true;
     } else if (part.type === 'answer') {
+      const own = (part.own ?? part.lines).join('\n').trim();
       for (const ref of part.refs ?? []) {
-        const seen = byRef.get(ref) ?? { texts: [], shared: false, heading: group?.title };
-        byRef.set(ref, { ...seen, texts: [...seen.texts, body], shared: seen.shared || (part.refs?.length ?? 0) > 1 });
+        const seen = byRef.get(ref) ?? { texts: [], owns: [], shared: false, heading: group?.title, items: 0 };
+        byRef.set(ref, { ...seen, texts: [...seen.texts, body], owns: [...seen.owns, own], shared: seen.shared || (part.refs?.length ?? 0) > 1, items: seen.items + (part.items?.length ?? 0) });
       }
+      // The items belong to the first id the answer names (an answer to "C1 and C2" is filed under C1).
+      const of = part.refs?.[0];
+      for (const item of part.items ?? []) points.push({ ...readPoint(item.number, item.lines.join('\n').trim(), group?.title), ...(of ? { partOf: of } : {}) });
       if (group) group.used = true;
     } else if (part.type === 'questions') {
       closeGroup();
@@ -260,24 +307,31 @@ function assemble(text: string, parts: Part[], nothingFurther: boolean, quick: b
   }
   closeGroup();
   const answers: ReadAnswer[] = [];
-  for (const [ref, { texts, shared, heading }] of byRef) {
+  for (const [ref, { texts, owns, shared, heading, items }] of byRef) {
     const body = texts.join('\n\n');
-    const kind = shared ? sharedKind(ref, body, quick) : answerKind(body);
-    const label = firstLabel(body);
+    const own = owns.join('\n\n');
+    // The answer's own words say how it answers; its items only when it has hardly any words of its own.
+    const said = words(undress(own).replace(/^.*?\b(?:re|on|to)?\s*[CP]\d+(?:\.\d+)?\W*/i, '')) >= 3 ? own : body;
+    const kind = shared ? sharedKind(ref, said, quick) : answerKind(said);
+    const label = firstLabel(own) ?? firstLabel(body);
+    const narrowed = kind === 'partial-concession' || kind === 'unclear' ? narrowedClaim(said) : undefined;
     answers.push({
       ref,
       kind,
       text: body,
-      ...(kind === 'partial-concession' ? { narrowedClaim: narrowedClaim(body) } : {}),
+      own,
+      ...(narrowed ? { narrowedClaim: narrowed } : {}),
+      ...(kind === 'partial-concession' && !narrowed && items > 0 && /:\s*\**\s*$/.test(own) ? { keptByItems: true } : {}),
       ...(label ? { label } : {}),
       ...(heading ? { heading } : {}),
     });
   }
-  const elsewhere = [headline ?? '', ...points.map((p) => p.text), ...sections.map((s) => s.text)];
+  const elsewhere = [headline ?? '', ...points.filter((p) => !p.partOf).map((p) => p.text), ...sections.map((s) => s.text)];
   for (const chunk of elsewhere) {
     for (const ref of loneConcessions(chunk, quick)) {
       if (answers.some((a) => a.ref === ref)) continue;
-      answers.push({ ref, kind: 'concession', text: sentences(chunk).find((s) => s.includes(ref)) ?? chunk });
+      const said = sentences(chunk).find((s) => s.includes(ref)) ?? chunk;
+      answers.push({ ref, kind: 'concession', text: said, own: said });
     }
   }
   const headings = [...points, ...answers].map((x) => x.heading ?? '');
@@ -286,10 +340,13 @@ function assemble(text: string, parts: Part[], nothingFurther: boolean, quick: b
   return { ...(headline ? { headline } : {}), points, answers, nothingFurther, questions, sections, mentions, labels: countLabels(text) };
 }
 
+const words = (text: string): number => text.split(/\s+/).filter(Boolean).length;
+
 function readPoint(number: number, text: string, heading?: string): ReadPoint {
   const label = firstLabel(text);
   const pointRefs = [...new Set([...text.matchAll(/\bP\d+\.\d+\b/g)].map((m) => m[0]))];
   const factRefs = [...new Set([...text.matchAll(/\bF\d+\b/g)].map((m) => m[0]))];
+  const supersedes = supersededIn(text);
   return {
     number,
     text,
@@ -299,5 +356,6 @@ function readPoint(number: number, text: string, heading?: string): ReadPoint {
     ...(factRefs.length ? { factRefs } : {}),
     challengeMentions: idsIn(text, false),
     unlabeledVerification: !label && VERIFICATION_CLAIM.test(text),
+    ...(supersedes.length ? { supersedes } : {}),
   };
 }
