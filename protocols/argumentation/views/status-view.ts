@@ -20,7 +20,7 @@ export function statusView(state: DeliberationState): Record<string, unknown> {
     ...(state.termination ? { termination: state.termination } : {}),
     replyRecorded: state.replyRecorded,
     ...(reading?.headline ? { headline: reading.headline } : {}),
-    awaiting: awaiting.map((p) => ({ id: p.id, status: p.status, ...(p.label ? { label: p.label } : {}), text: p.text, ...(p.defense ? { defense: p.defense } : {}) })),
+    awaiting: withinBudget(awaiting).map(({ item: p, shown }) => ({ id: p.id, status: p.status, ...(p.label ? { label: p.label } : {}), ...(p.partOf ? { partOf: p.partOf } : {}), text: shown(p.text), ...(p.defense ? { defense: shown(p.defense) } : {}) })),
     openChallenges: open.map((c) => ({ id: c.id, point: c.pointId, type: c.type, status: c.status, objection: c.objection, ...(c.defense ? { defense: c.defense } : {}), ...(c.partial ? { narrowedClaim: c.narrowedClaim } : {}) })),
     ...(reading?.pending.some((p) => !p.resolved) ? { readingPending: reading.pending.filter((p) => !p.resolved) } : {}),
     buckets: {
@@ -35,4 +35,22 @@ export function statusView(state: DeliberationState): Record<string, unknown> {
     formatFailures: state.counters.consecutiveFormatFailures,
     next: nextLines(state),
   };
+}
+
+/**
+ * The status is the full view, yet one reply can be long: past a budget the texts still to show are cut
+ * with a note, so the view stays bounded (the consult result showed each whole; the audit log keeps it).
+ */
+const STATUS_TEXT_BUDGET = 24_000;
+
+function withinBudget<T>(items: T[]): { item: T; shown: (text: string) => string }[] {
+  let left = STATUS_TEXT_BUDGET;
+  return items.map((item) => ({
+    item,
+    shown: (text: string) => {
+      const keep = Math.max(120, Math.min(text.length, left));
+      left = Math.max(0, left - keep);
+      return keep >= text.length ? text : `${text.slice(0, keep)} [... ${text.length - keep} more characters]`;
+    },
+  }));
 }

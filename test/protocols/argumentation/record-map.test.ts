@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { DeliberationState } from '../../../schemas/argumentation.js';
 import { isCurrent } from '../../../protocols/argumentation/core/claims.js';
-import { replyView } from '../../../protocols/argumentation/index.js';
+import { replyView, statusView } from '../../../protocols/argumentation/index.js';
 import { MAX_ITEMS_PER_REPLY } from '../../../protocols/argumentation/moves/record-points.js';
 import { advance, agreeValue, judge, judged, ok, points, refusedWith, reply, skeptical, withTwoPoints } from './helpers.js';
 
@@ -169,6 +169,13 @@ describe('one reply cannot flood the desk', () => {
     const rest = pending(flooded).find((p) => p.kind === 'section')!;
     expect(rest.title).toMatch(/more numbered item/);
     expect(rest.text.length).toBeLessThan(2200);
+  });
+
+  it('keeps delib_status bounded however long the items are', () => {
+    const long = Array.from({ length: 60 }, (_, i) => `${i + 1}. GUESS: ${'a long argument '.repeat(100)}`).join('\n');
+    const s = reply(agreeAllAndAdvance(withTwoPoints()), long);
+    expect(JSON.stringify(replyView(s)).length).toBeGreaterThan(90_000);
+    expect(JSON.stringify(statusView(s)).length).toBeLessThan(40_000);
   });
 });
 
