@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { DeliberationState } from '../../schemas/argumentation.js';
-import { nextLines, replyView, type ItemRefusal } from '../../protocols/argumentation/index.js';
+import { effectsView, nextLines, replyView, type ItemRefusal } from '../../protocols/argumentation/index.js';
 import type { ConsultSettings } from '../consult-service.js';
 import { serverRefusal } from '../deliberations.js';
 import type { ServerDeps } from '../deps.js';
@@ -22,11 +22,11 @@ export const DelibResult = { deliberationId: z.string() };
 export type LeanResult = { deliberationId: string; effects: string[]; next: string[] } & Record<string, unknown>;
 
 /** A move's result: what changed and what to do next, no more (each call's bytes are read by the model). */
-export function leanResult(state: DeliberationState, effects: string[], refused?: ItemRefusal[]): LeanResult {
+export function leanResult(state: DeliberationState, effects: string[], refused?: ItemRefusal[], replyShown = false): LeanResult {
   return {
     deliberationId: state.id,
     at: `n=${state.n}${state.phase ? ` ${state.phase}` : ''} ${state.status}`,
-    effects,
+    effects: effectsView(effects, replyShown),
     ...(refused?.length ? { refused } : {}),
     next: nextLines(state),
   };
@@ -55,5 +55,5 @@ export async function consultAndWait(deps: ServerDeps, id: string, settings: Con
   const seconds = Math.round(turns.reduce((sum, t) => sum + t.durationMs, 0) / 1000);
   const codex = { turns: turns.length, seconds, ...(turns.some((t) => t.recovered) ? { recovered: true } : {}) };
   const read = moved.state.replyRecorded ? replyView(moved.state) : undefined;
-  return { ...leanResult(moved.state, effects), consult: { status: 'done', codex, ...(read ? { reply: read } : {}) } };
+  return { ...leanResult(moved.state, effects, undefined, !!read), consult: { status: 'done', codex, ...(read ? { reply: read } : {}) } };
 }

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { JudgeInput } from '../../protocols/argumentation/index.js';
+import { effectsView, JudgeInput } from '../../protocols/argumentation/index.js';
 import { defineTool, ToolRefusal } from '../tool-kit.js';
 import { serverRefusal } from '../deliberations.js';
 import type { ServerDeps } from '../deps.js';
@@ -28,7 +28,7 @@ export const judgeTool = (deps: ServerDeps) =>
           if (error instanceof ToolRefusal) throw new ToolRefusal(`the judgment was applied (${moved.effects.join('; ')}), but ${error.message}`, error.rule, error.legalMoves);
           throw error;
         });
-        return { ...asked, effects: [...moved.effects, ...asked.effects], ...(moved.refused?.length ? { refused: moved.refused } : {}) };
+        return { ...asked, effects: effectsView([...moved.effects, ...asked.effects], asked.consult.status === 'done'), ...(moved.refused?.length ? { refused: moved.refused } : {}) };
       }
       const report = moved.state.report && !before.state.report ? moved.state.report.markdown : undefined;
       return { ...result, ...(report ? { report } : {}) };

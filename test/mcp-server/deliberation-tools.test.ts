@@ -60,8 +60,8 @@ describe('argumentation through the MCP tools alone', () => {
       reply: {
         iteration: 1,
         points: [
-          { id: 'P1.1', label: 'EVIDENCE', text: 'Redis persists sessions across restarts. EVIDENCE: redis.conf:300 "save 3600 1"' },
-          { id: 'P1.2', label: 'INFERENCE', text: 'Memcached is simpler to run on one small VM. INFERENCE' },
+          { id: 'P1.1', text: 'Redis persists sessions across restarts. EVIDENCE: redis.conf:300 "save 3600 1"' },
+          { id: 'P1.2', text: 'Memcached is simpler to run on one small VM. INFERENCE' },
         ],
       },
     });
@@ -180,7 +180,7 @@ describe('argumentation through the MCP tools alone', () => {
       codex: { turns: 1 },
       reply: {
         iteration: 2,
-        points: [{ id: 'P2.1', label: 'EVIDENCE', refs: ['P1.3'], text: 'EVIDENCE: extends P1.3: both run in 64 MB (README.md:12 "64 MB").' }],
+        points: [{ id: 'P2.1', refs: ['P1.3'], text: 'EVIDENCE: extends P1.3: both run in 64 MB (README.md:12 "64 MB").' }],
         answers: [{ challenge: 'C1', point: 'P1.1', text: 'Re C1: INFERENCE: a restart logs every user out.' }],
       },
     });

@@ -105,6 +105,13 @@ function resultKeys(): Set<string> {
   const first = ok(applyMove(late, 'reply_record', { text: '1. Use SQS. INFERENCE' }, ctx));
   const evidence = '1. P1.1 holds at our load: a measured p99 of 2 ms. EVIDENCE: bench.txt:3 "p99 2ms"';
   keysOf(replyView(ok(applyMove({ ...first, n: 6, phase: 'CRYSTALLIZATION', replyRecorded: false }, 'reply_record', { text: evidence }, ctx))), keys);
+  // An answer with numbered items, a point that replaces an earlier one, an answer that leaves its kept claim unsaid.
+  let std = ok(applyMove(ok(applyMove(late, 'reply_record', { text: '1. Use SQS. INFERENCE\n2. Use SNS too. GUESS' }, ctx)), 'judge', { points: [{ id: 'P1.1', verdict: 'SKEPTICAL', flaw: 'SQS adds a vendor.' }, { id: 'P1.2', verdict: 'AGREE', claimType: 'value', reason: 'fan-out is cheap there' }], phase: { advance: true } }, ctx));
+  std = ok(applyMove(std, 'reply_record', { text: 'Re C1: Fair point. The vendor is already used for email. The team knows its console well. Queue semantics match.\n\nRe C1 also, what I still claim:\n\n1. INFERENCE: one vendor fewer to learn.\n\n2. GUESS: Replaces P1.2: use EventBridge instead of SNS.' }, ctx));
+  keysOf(replyView(std), keys);
+  const judgedStd = ok(applyMove(late, 'reply_record', { text: '1. Use SQS. INFERENCE' }, ctx));
+  const unsaid = ok(applyMove(ok(applyMove(judgedStd, 'judge', { points: [{ id: 'P1.1', verdict: 'SKEPTICAL', flaw: 'SQS adds a vendor.' }], phase: { advance: true } }, ctx)), 'reply_record', { text: 'Re C1: I concede C1 in part.' }, ctx));
+  keysOf(replyView(unsaid), keys);
   return keys;
 }
 

@@ -182,7 +182,7 @@ function arguesOn(after: string): boolean {
 const sentencesOf = (text: string): string[] => sentences(text.replace(/\n+/g, ' '));
 
 // How a partial concession states what it keeps: "Narrowed claim: ...", "P4.1 narrowed to: ...", "What I keep is ...".
-const SEPARATOR = '(?:\\s*[:—–]\\s*|\\s+-\\s+|\\s+is\\s+(?:that\\s+)?)';
+const SEPARATOR = '(?:\\s*[:—–]\\s*|\\s+-\\s+|\\s+is\\s*:\\s*|\\s+is\\s+(?:that\\s+)?)';
 const STATED = [
   `\\b(?:narrow(?:ed|er)|revised|corrected|weaker|remaining|kept|restated|scoped[- ]down|smaller|reduced) (?:claim|version|point|P\\d+\\.\\d+)${SEPARATOR}`,
   `\\bnarrowed P\\d+\\.\\d+${SEPARATOR}`,

@@ -38,8 +38,8 @@ export function replyView(state: DeliberationState): Record<string, unknown> {
     ...(reading?.headline ? { headline: reading.headline } : {}),
     ...(reading?.nothingFurther ? { nothingFurther: true } : {}),
     points: points.map((p) => ({
+      // Its label is in its text (that is where the reader found it): shown once.
       id: p.id,
-      ...(p.label ? { label: p.label } : {}),
       ...(p.partOf ? { partOf: p.partOf } : {}),
       ...(p.supersedes ? { replaces: p.supersedes } : {}),
       ...(p.refs ? { refs: p.refs } : {}),

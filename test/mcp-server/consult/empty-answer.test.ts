@@ -25,7 +25,7 @@ describe('an empty answer from Codex (stdio, real codex)', () => {
     expect(judged.consult).toMatchObject({ status: 'done', codex: { turns: 2 } });
     expect(judged.effects.join(' ')).toMatch(/format failure: the consultee returned an empty answer; n stays 2/);
     expect(judged.at).toBe('n=2 CONSTRUCTIVE active');
-    expect(judged.consult.reply.points).toEqual([{ id: 'P2.1', label: 'INFERENCE', text: 'INFERENCE: Cap the pool at twice the core count.' }]);
+    expect(judged.consult.reply.points).toEqual([{ id: 'P2.1', text: 'INFERENCE: Cap the pool at twice the core count.' }]);
     const status = await r.ok('delib_status', { deliberationId: id });
     expect(status).toMatchObject({ n: 2, replyRecorded: true, formatFailures: 0 });
 

@@ -43,8 +43,8 @@ describe('quick mode through the MCP tools (stdio, real codex)', () => {
       iteration: 1,
       headline: 'Short answer: Redis.',
       points: [
-        { id: 'P1.1', label: 'INFERENCE', text: expect.stringContaining('keeps sessions across a restart') },
-        { id: 'P1.2', label: 'GUESS', text: expect.stringContaining('Memcached is faster') },
+        { id: 'P1.1', text: expect.stringContaining('keeps sessions across a restart') },
+        { id: 'P1.2', text: expect.stringContaining('Memcached is faster') },
       ],
     });
     expect(r.prompts()[0]).toContain('Iteration 1/2 (quick: short answer).');

@@ -44,10 +44,10 @@ describe('a standard deliberation driven only through the MCP tools (stdio, real
     expect(started.consult).toMatchObject({ status: 'done', codex: { turns: 1 } });
     expect(started.consult.codex.recovered).toBeUndefined();
     expect(started.consult.reply.points).toEqual([
-      { id: 'P1.1', label: 'INFERENCE', text: 'INFERENCE: Put a write-through cache in front of the orders table; reads dominate writes.' },
-      { id: 'P1.2', label: 'GUESS', text: 'GUESS: Shard the cache by customer id to spread hot keys.' },
-      { id: 'P1.3', label: 'INFERENCE', text: 'INFERENCE: Drop the database replica once the cache is warm.' },
-      { id: 'P1.4', label: 'EVIDENCE', text: 'EVIDENCE: The orders service already retries idempotently (src/orders.ts:42 "retry(() => put(order))").' },
+      { id: 'P1.1', text: 'INFERENCE: Put a write-through cache in front of the orders table; reads dominate writes.' },
+      { id: 'P1.2', text: 'GUESS: Shard the cache by customer id to spread hot keys.' },
+      { id: 'P1.3', text: 'INFERENCE: Drop the database replica once the cache is warm.' },
+      { id: 'P1.4', text: 'EVIDENCE: The orders service already retries idempotently (src/orders.ts:42 "retry(() => put(order))").' },
     ]);
     expect(started.effects).toContain('4 new point(s) to judge');
     const sessionId: string = (await r.stateFile(id)).value.consulteeSessionId;
