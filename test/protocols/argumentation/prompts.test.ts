@@ -75,6 +75,15 @@ describe('consultee prompts', () => {
     expect(p).toContain('Constraints:\nF1 [user] No new services');
     expect(p).not.toContain('phase');
   });
+
+  it('an objection quotes the whole point it objects to, never cut mid-word (issue 21, item 12)', () => {
+    const point = '1. Upgrade to Next.js 14 now: 13.x is past its support window and 14 fixes the RSC cache bug we hit (latest 14.0.3). Supported until the next major ships, which is months away; the codemod handles most of the migration and the rest is two days of work. INFERENCE';
+    let s = reply(start({ mode: 'quick' }), point);
+    s = judged(s, { ...points(['P1.1', { verdict: 'SKEPTICAL', flaw: 'The support window claim is unchecked.' }]), ...advance });
+    const p = buildConsulteePrompt(s, 'next');
+    expect(p).toContain(`P1.1 (SKEPTICAL): The support window claim is unchecked.\n   P1.1 as it stands:\n   > ${s.points[0]!.text}\n`);
+    expect(s.points[0]!.text.length).toBeGreaterThan(240);
+  });
 });
 
 describe('"Ledger changes since the last call"', () => {
