@@ -85,7 +85,6 @@ export function evaluation(state: DeliberationState, iter: number): string {
   }
   for (const d of state.buckets.dismissed.filter((i) => i.iter === iter)) lines.push(`${d.pointId}: dismissed ${d.tag} — ${oneLine(d.reason)}`);
   for (const u of state.buckets.unresolved.filter((i) => i.iter === iter)) lines.push(`${u.pointId}: unresolved (${u.status}) — ${oneLine(u.crux)}`);
-  for (const ne of state.notEvaluated.filter((i) => i.iter === iter && i.ref.startsWith('P'))) lines.push(`${ne.ref}: not evaluated (${ne.reason})`);
   for (const p of state.points.filter((x) => x.status === 'clarification-requested')) lines.push(`${p.id}: ILL-FORMED, please clarify: ${oneLine(p.clarification ?? '')}`);
   return lines.length ? `Orchestrator's evaluation of your last reply:\n${lines.join('\n')}` : '';
 }
