@@ -30,7 +30,7 @@ export { FRAMINGS } from './core/framings.js';
 export { nextLegalMoves, nextLines, type LegalMove } from './rules/legal-moves.js';
 export { statusView } from './views/status-view.js';
 export { pointActions, challengeActions } from './rules/legal-actions.js';
-export { buildConsulteePrompt, nextConsulteePrompt, promptKind, type PromptKind } from './prompts/consultee-prompts.js';
+export { buildConsulteePrompt, nextConsulteePrompt, promptKind, resentPrompt, type PromptKind } from './prompts/consultee-prompts.js';
 export { buildArbitrationPrompt } from './prompts/arbiter-prompt.js';
 export { parseArbitrationReply } from './reading/arbitration-reply.js';
 export { arbitrationPrecheck } from './moves/review-moves.js';

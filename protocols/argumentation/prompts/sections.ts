@@ -19,7 +19,7 @@ export function anchor(state: DeliberationState): string {
 
 export function phaseLine(state: DeliberationState): string {
   const cap = iterationCap(state);
-  if (state.phase === null) return `Iteration ${state.n}/${cap} (quick: short answer).`;
+  if (state.phase === null) return `Iteration ${state.n}/${cap} (quick: at most two rounds).`;
   const rule = {
     CONSTRUCTIVE: 'new arguments are welcome',
     DEVELOPMENT: 'extend, defend or rebut existing points (say which one); new evidence on an existing point is evaluated, a new independent argument is recorded as not evaluated, however it is introduced',
@@ -40,7 +40,8 @@ export function ledgerSection(title: string, facts: Fact[]): string {
 
 export function ask(state: DeliberationState): string {
   const framing = FRAMINGS[state.framing];
-  return [`Request: ${framing.ask}`, state.material ? block('MATERIAL', state.material) : ''].filter(Boolean).join('\n\n');
+  const request = state.mode === 'quick' ? framing.quick : framing.ask;
+  return [`Request: ${request}`, state.material ? block('MATERIAL', state.material) : ''].filter(Boolean).join('\n\n');
 }
 
 /** A point restated to the consultee: the claim as it now stands, quoted whole. */
