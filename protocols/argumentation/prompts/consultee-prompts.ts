@@ -29,6 +29,9 @@ const QUICK_PREAMBLE = `${COMMON}
 const FORMAT = 'Format: numbered items in one sequence, each labeled EVIDENCE / INFERENCE / GUESS; answer challenges as "Re C<n>: ..." or "I concede C<n>".';
 const QUICK_FORMAT = 'Format: numbered items in one sequence, each labeled EVIDENCE / INFERENCE / GUESS; answer objections as "Re P<i>.<k>: ..." or concede them.';
 
+/** Quick mode has no ledger to show: the user's facts are all it has. */
+const USER_FACTS = "The user's constraints and situation (facts, not open to challenge)";
+
 const STRESS_TEST = 'Stress test: give the single strongest objection to the points agreed so far, as one numbered point classified fatal / unresolved / mitigable (or say plainly that you have none).';
 
 const preamble = (state: DeliberationState) => (state.mode === 'quick' ? QUICK_PREAMBLE : PREAMBLE);
@@ -37,7 +40,7 @@ const answersDue = (state: DeliberationState, restate = true) => (state.mode ===
 
 function firstBody(state: DeliberationState): string[] {
   const facts = state.mode === 'quick' ? activeFacts(state).filter((f) => f.tag === 'user') : activeFacts(state);
-  return [anchor(state), phaseLine(state), ledgerSection(state.mode === 'quick' ? 'Constraints' : 'Ledger', facts), ask(state), format(state)];
+  return [anchor(state), phaseLine(state), ledgerSection(state.mode === 'quick' ? USER_FACTS : 'Ledger', facts), ask(state), format(state)];
 }
 
 /** Facts the consultee has not seen as they stand now; superseded ones leave the view, a refutation is news. */

@@ -69,11 +69,11 @@ describe('consultee prompts', () => {
     for (const part of ['You are the consultee', 'continue at iteration 2', 'F1 [user] Must run on ARM', 'C1 (SKEPTICAL) on P1.1', 'P1.2 (agreed)', 'Iteration 2/8']) expect(p).toContain(part);
   });
 
-  it('quick mode says iteration n/2 and lists constraints without a ledger', () => {
-    const p = buildConsulteePrompt(start({ mode: 'quick', constraints: ['No new services'] }), 'first');
+  it("quick mode says iteration n/2 and lists the user's constraints and situation as facts, without a ledger (issue 21, item 11)", () => {
+    const p = buildConsulteePrompt(start({ mode: 'quick', constraints: ['No new services', 'Team of three, about 200 jobs a minute'] }), 'first');
     expect(p).toContain('Iteration 1/2');
-    expect(p).toContain('Constraints:\nF1 [user] No new services');
-    expect(p).not.toContain('phase');
+    expect(p).toContain("The user's constraints and situation (facts, not open to challenge):\nF1 [user] No new services\nF2 [user] Team of three, about 200 jobs a minute\n");
+    expect(p).not.toMatch(/phase|Ledger/);
   });
 
   it('a quick first prompt asks for the deciding points only, never "point by point" (issue 21, item 12)', () => {
