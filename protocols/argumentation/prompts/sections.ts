@@ -1,7 +1,7 @@
 import type { Challenge, DeliberationState, Fact, Point } from '../../../schemas/argumentation.js';
 import { claimText } from '../core/claims.js';
 import { FRAMINGS } from '../core/framings.js';
-import { iterationCap, lastPosition, unsettledChallenges } from '../core/queries.js';
+import { findPoint, iterationCap, lastPosition, unsettledChallenges } from '../core/queries.js';
 import { oneLine, quote } from './quote.js';
 
 /** A restated point is quoted whole up to this many characters (whole sentences beyond). */
@@ -50,7 +50,7 @@ export function restated(point: Point, indent = '   '): string {
 }
 
 function challengeLine(state: DeliberationState, c: Challenge, restate: boolean): string {
-  const point = state.points.find((p) => p.id === c.pointId);
+  const point = findPoint(state, c.pointId);
   const lines = [`${c.id} (${c.type}) on ${c.pointId}: ${oneLine(c.objection)}`];
   if (point && restate) lines.push(restated(point));
   if (c.rebuttal) lines.push(`   orchestrator: ${oneLine(c.rebuttal)}`);
