@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { DeliberationState } from '../schemas/argumentation.js';
 import type { Usage } from '../schemas/common.js';
-import { buildConsulteePrompt, consultPrecheck, nextConsulteePrompt, type PromptKind } from '../protocols/argumentation/index.js';
+import { buildConsulteePrompt, consultPrecheck, nextConsulteePrompt, resentPrompt, type PromptKind } from '../protocols/argumentation/index.js';
 import { BackendError } from '../wrapper/backend.js';
 import type { CodexCallOptions, CodexCallResult } from '../wrapper/codex/index.js';
 import { serverRefusal, throwIfRefused, type Deliberations, type MoveOutcome } from './deliberations.js';
@@ -52,6 +52,8 @@ export class ConsultService {
   private emptyDir?: Promise<string>;
   /** Settings given once (cwd 'empty', a model) hold for the deliberation's later consults in this process. */
   private readonly settings = new Map<string, ConsultSettings>();
+  /** The prompt whose sending failed last, per deliberation: sent again to the same session, it says so. */
+  private readonly unanswered = new Map<string, { prompt: string; failure: string }>();
 
   constructor(private readonly deps: { deliberations: Deliberations; jobs: JobManager; env: NodeJS.ProcessEnv; runCodex?: RunCodex }) {}
 
@@ -114,6 +116,9 @@ export class ConsultService {
   private async turn(state: DeliberationState, options: Omit<CodexCallOptions, 'prompt'>, say: (m: string) => void): Promise<{ meta: ConsultTurn; reply: string; moved: MoveOutcome }> {
     const audit = state.mode === 'quick' ? undefined : this.deps.deliberations.store.auditLog(state.id);
     let { kind, prompt } = nextConsulteePrompt(state);
+    const unsent = prompt;
+    const failed = this.unanswered.get(state.id);
+    if (failed?.prompt === unsent && state.consulteeSessionId) prompt = resentPrompt(prompt, failed.failure);
     await audit?.append({ type: 'consult-request', iteration: state.n, kind, prompt, sessionId: state.consulteeSessionId ?? null });
     let result: CodexCallResult;
     let recovered = false;
@@ -128,6 +133,7 @@ export class ConsultService {
           const moved = await this.deps.deliberations.apply(state.id, 'reply_record', { text: '', formatFailure: 'the consultee returned an empty answer' });
           return { meta: { kind, sessionId: state.consulteeSessionId ?? '', usage: NO_USAGE, promptBytes: Buffer.byteLength(prompt), durationMs: 0, recovered }, reply: '', moved };
         }
+        this.unanswered.set(state.id, { prompt: unsent, failure: error instanceof BackendError ? error.kind : 'error' });
         throw error;
       }
       // The session is gone: a fresh one, seeded with the whole state, continues at the same n.
@@ -138,6 +144,7 @@ export class ConsultService {
       await audit?.append({ type: 'consult-recovery', iteration: state.n, reason: error.message, prompt });
       result = await this.call({ ...options, prompt, sessionId: undefined });
     }
+    this.unanswered.delete(state.id);
     await audit?.append({
       type: 'consult-reply',
       iteration: state.n,

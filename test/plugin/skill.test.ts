@@ -62,6 +62,17 @@ describe('SKILL.md', () => {
   });
 });
 
+describe('quick mode in SKILL.md (issue 21, item 11)', () => {
+  it('has a path that needs no other file, and says the constraints are its facts', async () => {
+    const { body } = await readSkill();
+    const path = /\*\*Quick mode needs only this file\*\*[\s\S]*?\n\n[\s\S]*?\n\n/.exec(body)?.[0] ?? '';
+    for (const step of ['delib_start', 'mode: "quick"', 'constraints', 'delib_judge', 'verdict', 'flaw', 'advance', 'bucket', 'synthesis']) expect(path, step).toContain(step);
+    expect(path).not.toMatch(/`skill\/[\w./-]+\.md`/);
+    expect(body).not.toMatch(/keeps no ledger/);
+    expect(body).toMatch(/`constraints` become `user` facts[\s\S]{0,200}situation[\s\S]{0,60}team size/);
+  });
+});
+
 describe('tool names in SKILL.md and skill/', () => {
   it('SKILL.md names every argumentation and run tool it pre-approves', async () => {
     const { body } = await readSkill();

@@ -47,7 +47,7 @@ describe('quick mode through the MCP tools (stdio, real codex)', () => {
         { id: 'P1.2', text: expect.stringContaining('Memcached is faster') },
       ],
     });
-    expect(r.prompts()[0]).toContain('Iteration 1/2 (quick: short answer).');
+    expect(r.prompts()[0]).toContain('Iteration 1/2 (quick: at most two rounds).');
 
     // Call 2: the whole judgment; the objection goes by point id, and the same call fetches the answer.
     const judged = await call('delib_judge', {

@@ -32,7 +32,7 @@ describe.each(trials)('real minds, trial %s', (trial) => {
       }
       return;
     }
-    const reading = readReply(text, { quick: /\(quick: short answer\)/.test(prompt), iteration: Number(/Iteration (\d+)\//.exec(prompt)?.[1] ?? 1) });
+    const reading = readReply(text, { quick: /Iteration \d+\/2 \(quick/.test(prompt), iteration: Number(/Iteration (\d+)\//.exec(prompt)?.[1] ?? 1) });
     expect(lostLines(text, reading)).toEqual([]);
     expect(detectFormatFailure(reading)).toBeUndefined();
   });
