@@ -30,7 +30,8 @@ async function reply(model: string, n: string, text: string): Promise<void> {
 }
 const calls = () => readFileSync(join(dir, 'calls.jsonl'), 'utf8').trim().split('\n').map((line) => JSON.parse(line));
 
-describe('relay-chat', () => {
+// Each test starts or waits on a real process: generous bounds for a loaded machine, never a measured time.
+describe('relay-chat', { timeout: 120_000 }, () => {
   it('writes each request into its model\'s folder (system, newest user message, schema) and answers with the reply file', async () => {
     const schema = z.object({ answer: z.string() });
     const conversation = { system: 'You are Agent 1.', history: [{ role: 'user' as const, content: 'Round 1.' }, { role: 'assistant' as const, content: '{"answer": "a"}' }] };
