@@ -39,7 +39,7 @@ describe('relay-chat', { timeout: 120_000 }, () => {
     await until(() => existsSync(file('debater-1', '001.prompt.md')));
     expect(readFileSync(file('debater-1', '001.prompt.md'), 'utf8')).toBe('# System\n\nYou are Agent 1.\n\n# User (after 2 earlier messages of this conversation)\n\nRound 2 of 2, the last round.\n');
     expect(JSON.parse(readFileSync(file('debater-1', '001.schema.json'), 'utf8'))).toEqual(jsonSchemaOf(schema));
-    expect(relay.output()).toContain('debater-1/001: waiting for');
+    await until(() => relay.output().includes('debater-1/001: waiting for')); // printed after the file is in place
     await reply('debater-1', '001', '{"answer": "monorepo"}');
     const result = await call;
     expect(result.ok && result.value).toEqual({ answer: 'monorepo' });
