@@ -27,6 +27,7 @@ export function registerDebateCommand(program: Command): void {
     .option('--rca <judge>', 'judge trace-output consistency each round with this model')
     .option('--pid', 'steer the tone with the PID controller on contentiousness (needs --crit)')
     .option('--no-anonymise', 'show agents by model name instead of "Agent n"')
+    .addOption(new Option('--role-visibility <who>', 'who sees the roles given with --role: the other agents and the judges, the judges only, or nobody else').choices(['all', 'judges', 'none']))
     .option('--temperature <t>', 'sampling temperature', finiteNumber)
     .option('--config <file>', 'a full debate config as JSON (flags given override it)')
     .option('--out <file>', 'where the transcript JSON goes', 'debate.json')
@@ -68,6 +69,7 @@ interface RunOptions {
   pid?: boolean;
   answerKind?: 'option' | 'distribution';
   anonymise: boolean;
+  roleVisibility?: 'all' | 'judges' | 'none';
   temperature?: number;
   config?: string;
   out: string;
@@ -94,6 +96,7 @@ async function buildConfig(question: string | undefined, options: RunOptions): P
     ...(options.rca && { rca: { judge: options.rca } }),
     ...(options.pid && { pid: base.pid ?? {} }),
     ...(options.answerKind && { answerKind: options.answerKind }),
+    ...(options.roleVisibility && { roleVisibility: options.roleVisibility }),
     ...(options.temperature !== undefined && { temperature: options.temperature }),
   };
 }

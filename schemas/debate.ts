@@ -3,7 +3,8 @@ import { SafeId, Usage } from './common.js';
 
 export const DEBATE_TRANSCRIPT_VERSION = 1;
 
-export const Stance = z.enum(['rebut', 'support', 'concede', 'extend']);
+/** `qualify`: the agent accepts the claim's conclusion but disputes a part of it (a figure, a premise, its scope). */
+export const Stance = z.enum(['rebut', 'qualify', 'support', 'concede', 'extend']);
 export type Stance = z.infer<typeof Stance>;
 
 export const DebateAgentSpec = z.object({
@@ -39,6 +40,9 @@ export const PidConfig = z.object({
 });
 export type PidConfig = z.infer<typeof PidConfig>;
 
+export const RoleVisibility = z.enum(['all', 'judges', 'none']);
+export type RoleVisibility = z.infer<typeof RoleVisibility>;
+
 export const DebateConfig = z
   .object({
     question: z.string().min(1),
@@ -55,6 +59,11 @@ export const DebateConfig = z
     /** Used only by the measures (never shown to agents or judges). */
     groundTruth: z.string().min(1).optional(),
     anonymise: z.boolean().default(true),
+    /**
+     * Who sees the roles and personas the agents were given: `all` (the other agents and the judges),
+     * `judges` (CRIT and RCA only), `none` (each agent sees only its own). README, debate measures.
+     */
+    roleVisibility: RoleVisibility.default('all'),
     stop: z
       .object({
         onConvergence: z.boolean().default(true),
@@ -86,23 +95,22 @@ export const DebateConfig = z
 export type DebateConfig = z.infer<typeof DebateConfig>;
 export type DebateConfigInput = z.input<typeof DebateConfig>;
 
-/** What a debater must answer with (one JSON object). */
+/** A reference names the agent and the specific claim it engages (seed 002, section 3). */
+export const DebaterReference = z.object({
+  agent: z.string().min(1),
+  claim: z.string().min(1),
+  stance: Stance,
+  note: z.string().optional(),
+});
+
+/** What a debater must answer with (one JSON object); protocols/debate/reply-schema.ts narrows it to the options. */
 export const DebaterReply = z.object({
   answer: z.string().min(1),
   /** Weights are checked after parsing (checkWeights): a negative or all-zero one makes the turn invalid, naming agent and round. */
   distribution: z.record(z.string(), z.number()).optional(),
   confidence: z.number().min(0).max(1).optional(),
   claims: z.array(z.object({ id: z.string().min(1), text: z.string().min(1) })).default([]),
-  references: z
-    .array(
-      z.object({
-        agent: z.string().min(1),
-        claim: z.string().min(1).optional(),
-        stance: Stance,
-        note: z.string().optional(),
-      }),
-    )
-    .default([]),
+  references: z.array(DebaterReference).default([]),
   evidence: z.array(z.string().min(1)).default([]),
   reasoning: z.string().optional(),
 });
@@ -210,6 +218,8 @@ export const DebateTranscript = z.object({
   options: z.array(z.string()).optional(),
   groundTruth: z.string().optional(),
   anonymise: z.boolean(),
+  /** Absent in transcripts from before it existed: their agents' roles reached only the agent itself (`none`). */
+  roleVisibility: RoleVisibility.optional(),
   agents: z.array(z.object({ id: z.string(), label: z.string(), model: z.string(), role: z.string().optional(), persona: z.string().optional() })),
   config: z.record(z.string(), z.unknown()),
   rounds: z.array(DebateRound),

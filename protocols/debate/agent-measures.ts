@@ -82,7 +82,7 @@ function recordsByRound(transcript: DebateTranscript): Records {
   return out;
 }
 
-const emptyStances = (): Record<Stance, number> => ({ rebut: 0, support: 0, concede: 0, extend: 0 });
+const emptyStances = (): Record<Stance, number> => ({ rebut: 0, qualify: 0, support: 0, concede: 0, extend: 0 });
 
 export function measureAgents(transcript: DebateTranscript): { agents: AgentMeasures[]; influence: InfluenceEvent[] } {
   const records = recordsByRound(transcript);

@@ -1,4 +1,4 @@
-import type { DebateConfig } from '../../schemas/debate.js';
+import type { DebateConfig, DebateTranscript, RoleVisibility } from '../../schemas/debate.js';
 
 export interface DebateAgent {
   id: string;
@@ -52,3 +52,21 @@ export function speakingOrder(agentIds: string[], round: number): string[] {
 
 export const claimIdOf = (round: number, agentNumber: number, localId: string): string =>
   `R${round}-A${agentNumber}-${localId.replace(/[^A-Za-z0-9_]/g, '_')}`;
+
+const ROLE_AUDIENCE: Record<RoleVisibility, string> = {
+  all: 'the other agents and the judges',
+  judges: 'the judges, not the other agents',
+  none: 'only the agent itself',
+};
+
+/**
+ * The experimental conditions a report names: identities, and who saw the roles (when any agent
+ * had a role or persona). Transcripts from before roleVisibility showed roles to the agent alone.
+ */
+export function debateConditions(transcript: Pick<DebateTranscript, 'anonymise' | 'roleVisibility' | 'agents'>): [string, string][] {
+  const briefed = transcript.agents.some((agent) => agent.role || agent.persona);
+  return [
+    ['identities', transcript.anonymise ? 'anonymised (Agent n)' : 'visible (model names)'],
+    ...(briefed ? [['roles seen by', ROLE_AUDIENCE[transcript.roleVisibility ?? 'none']] as [string, string]] : []),
+  ];
+}

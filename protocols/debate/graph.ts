@@ -60,7 +60,7 @@ export function buildGraph(transcript: DebateTranscript): DebateGraph {
 const dotId = (id: string): string => JSON.stringify(id);
 const mermaidId = (id: string): string => id.replace(/[^A-Za-z0-9_]/g, '_');
 const mermaidText = (text: string): string => text.replace(/"/g, '#quot;');
-const STANCE_COLOR: Record<Stance, string> = { rebut: 'red', support: 'darkgreen', concede: 'orange', extend: 'blue' };
+const STANCE_COLOR: Record<Stance, string> = { rebut: 'red', qualify: 'purple', support: 'darkgreen', concede: 'orange', extend: 'blue' };
 
 export function graphToDot(graph: DebateGraph): string {
   const lines = ['digraph debate {', '  rankdir=LR;'];

@@ -1,6 +1,7 @@
-import type { DebateTurn } from '../../schemas/debate.js';
+import type { DebateTurn, RoleVisibility, Stance } from '../../schemas/debate.js';
 import type { DebateAgent } from './agents.js';
 import type { Tone } from './pid.js';
+import { isValidTurn } from './round-measures.js';
 
 export const TONE_TEXT: Record<Tone, string> = {
   adversarial:
@@ -11,26 +12,14 @@ export const TONE_TEXT: Record<Tone, string> = {
     'Tone for this round: collaborative. Look for common ground, build on sound points and concede plainly where another agent is right.',
 };
 
-const REPLY_FORMAT = `Reply with one JSON object and nothing else:
-{
-  "answer": "<your recommendation or answer>",
-  "distribution": { "<option>": <probability>, ... },   // optional: your belief over the options, summing to 1
-  "confidence": <0..1>,                                  // optional
-  "claims": [ { "id": "c1", "text": "<one claim you make>" } ],
-  "references": [ { "agent": "<agent name as shown>", "claim": "<claim id as shown, e.g. R1-A2-c1>", "stance": "rebut|support|concede|extend", "note": "<optional>" } ],
-  "evidence": [ "<id, source or URL of each piece of evidence you rely on>" ],
-  "reasoning": "<optional: how you reached the answer>"
-}`;
-
-const DISTRIBUTION_REPLY_FORMAT = `Reply with one JSON object and nothing else:
-{
-  "distribution": { "<option>": <weight>, ... },          // required: your answer, an allocation over the options
-  "confidence": <0..1>,                                  // optional
-  "claims": [ { "id": "c1", "text": "<one claim you make>" } ],
-  "references": [ { "agent": "<agent name as shown>", "claim": "<claim id as shown, e.g. R1-A2-c1>", "stance": "rebut|support|concede|extend", "note": "<optional>" } ],
-  "evidence": [ "<id, source or URL of each piece of evidence you rely on>" ],
-  "reasoning": "<optional: how you reached the allocation>"
-}`;
+/** What each stance means; the system prompt and the README say the same. */
+export const STANCE_TEXT: Record<Stance, string> = {
+  rebut: 'you dispute the claim',
+  qualify: 'you accept its conclusion but dispute a part of it (a figure, a premise, its scope)',
+  support: 'you agree with it and add weight to it',
+  concede: 'you accept an opposing claim as right',
+  extend: 'you build on it and take it further',
+};
 
 /** How an agent must answer in a distribution debate (DebateConfig.answerKind = 'distribution'). */
 export const DISTRIBUTION_INSTRUCTIONS = [
@@ -46,30 +35,68 @@ export interface PromptContext {
   answerKind?: 'option' | 'distribution';
   rounds: number;
   agents: DebateAgent[];
+  /** Who sees the roles the agents were given (DebateConfig.roleVisibility); default `all`. */
+  roleVisibility?: RoleVisibility;
+}
+
+/** An agent's assigned role and persona as the others see them, quoted; undefined when it was given neither. */
+export function briefOf(agent: DebateAgent): string | undefined {
+  const parts = [...(agent.role ? [`role ${JSON.stringify(agent.role)}`] : []), ...(agent.persona ? [`persona ${JSON.stringify(agent.persona)}`] : [])];
+  return parts.length ? parts.join(', ') : undefined;
+}
+
+/** Why a role's premise is not the agent's own invention; shown beside the roles to peers and judges. */
+export const ROLE_NOTE = 'A role is the brief the debate\'s organiser gave that agent: a premise it states (a deadline, a constraint, a duty) is given to that agent, not a claim it made up.';
+
+/** The reply's fields in words (no JSON template: the reply schema goes with the request where the backend takes one). */
+function replyFields(ctx: PromptContext, example: DebateAgent | undefined): string[] {
+  const distribution = ctx.answerKind === 'distribution';
+  const option = ctx.options ? 'one of the options, spelled as above' : 'your recommendation or answer';
+  return [
+    'Reply with one JSON object and nothing else. Its fields:',
+    distribution
+      ? '- "distribution" (required): your answer, an object from each option you hold to its weight.'
+      : `- "answer" (required): ${option}.`,
+    distribution
+      ? '- "confidence" (optional): how sure you are of your allocation, from 0 to 1.'
+      : '- "distribution" (optional): your belief over the options, an object from option to probability summing to 1, with your answer as its top option.',
+    ...(distribution ? [] : ['- "confidence" (optional): the probability, from 0 to 1, that your answer is right; with a distribution, your answer\'s share of it.']),
+    '- "claims": your own claims, each {"id": "c1", "text": "..."}.',
+    `- "references": the claims of other agents you engage, each {"agent": ${JSON.stringify(example?.label ?? 'Agent 2')}, "claim": "R1-A${example?.number ?? 2}-c1", "stance": "rebut", "note": "..."}; "agent", "claim" and "stance" are required, "note" is optional.`,
+    '- "evidence": the id, source or URL of each piece of evidence you rely on, as strings.',
+    `- "reasoning" (optional): how you reached your ${distribution ? 'allocation' : 'answer'}.`,
+  ];
 }
 
 /** The agent's system prompt; it never changes during a debate, so provider caches stay warm. */
 export function systemPrompt(agent: DebateAgent, ctx: PromptContext): string {
-  const others = ctx.agents.filter((other) => other.id !== agent.id).map((other) => other.label);
+  const others = ctx.agents.filter((other) => other.id !== agent.id);
+  const peersSeeRoles = (ctx.roleVisibility ?? 'all') === 'all' && others.some((other) => briefOf(other));
+  const distribution = ctx.answerKind === 'distribution';
   const lines = [
-    `You are ${agent.label}, one of ${ctx.agents.length} agents debating the question below over up to ${ctx.rounds} rounds. The others are: ${others.join(', ')}.`,
+    `You are ${agent.label}, one of ${ctx.agents.length} agents debating the question below over up to ${ctx.rounds} rounds.`,
     ...(agent.role ? [`Your role or stance: ${agent.role}`] : []),
     ...(agent.persona ? [`Your persona: ${agent.persona}`] : []),
+    ...(peersSeeRoles
+      ? ['The other agents, with the roles they were given:', ...others.map((other) => `- ${other.label}${briefOf(other) ? `: ${briefOf(other)}` : ''}`), ROLE_NOTE]
+      : [`The others are: ${others.map((other) => other.label).join(', ')}.`]),
     '',
     `Question: ${ctx.question}`,
-    ...(ctx.options
-      ? [`${ctx.answerKind === 'distribution' ? 'Allocate over' : 'Answer with one of'} these options: ${ctx.options.map((option) => JSON.stringify(option)).join(', ')}.`]
-      : []),
-    ...(ctx.answerKind === 'distribution' ? DISTRIBUTION_INSTRUCTIONS : []),
+    ...(ctx.options ? [`${distribution ? 'Allocate over' : 'Answer with one of'} these options: ${ctx.options.map((option) => JSON.stringify(option)).join(', ')}.`] : []),
+    ...(distribution ? DISTRIBUTION_INSTRUCTIONS : []),
     '',
     'How the debate works:',
-    '- Each round you see every response from the previous round and give one complete response of your own.',
-    '- Deal with the opposing arguments that bear on your recommendation. You need not answer everyone, but a claim you leave unanswered may be taken as one you accept.',
-    '- Whenever you engage another view, say whose it is and which claim: give the agent name and the claim id exactly as shown, and your stance toward it (rebut, support, concede or extend).',
+    '- Each round you see every response from the previous round and give one complete response of your own. All agents write a round at the same time: nobody sees the others\' responses to the round they are writing.',
+    // Seed 002, section 2, verbatim; the next line is parley's: silence is read only where a claim matters.
+    '- Address any opposing arguments that materially affect your recommendation. If you choose not to engage a claim, your silence may be interpreted as implicit acceptance.',
+    '- That reading covers only opposing claims that bear on your recommendation: you need not reference any other claim, and a reference is for a claim your response actually addresses, not a record that you read it.',
+    // Seed 002, section 3, verbatim, then how to do it.
+    `- When engaging an opposing view, explicitly identify the agent and the specific claim being addressed: give the agent name and the claim id exactly as shown (e.g. R1-A${others[0]?.number ?? 2}-c1), and your stance toward it:`,
+    ...(Object.entries(STANCE_TEXT) as [Stance, string][]).map(([stance, text], index, all) => `  ${stance}: ${text}${index === all.length - 1 ? '.' : ';'}`),
     '- Give each of your own claims a short id (c1, c2, ...); the others will see it as R<round>-A<agent number>-<id>.',
-    `- Change your ${ctx.answerKind === 'distribution' ? 'allocation' : 'answer'} only for reasons you can state.`,
+    `- Change your ${distribution ? 'allocation' : 'answer'} only for reasons you can state.`,
     '',
-    ctx.answerKind === 'distribution' ? DISTRIBUTION_REPLY_FORMAT : REPLY_FORMAT,
+    ...replyFields(ctx, others[0]),
   ];
   return lines.join('\n');
 }
@@ -121,13 +148,32 @@ export function roundPrompt(args: {
     }
     parts.push('');
   }
-  parts.push(
-    args.round === 1
-      ? `Round 1 of up to ${args.rounds}: give your opening response.`
-      : `Round ${args.round} of up to ${args.rounds}: respond, engaging the claims that matter to your recommendation.`,
-  );
+  parts.push(roundInstruction(args.round, args.rounds));
+  const shared = args.previous ? sharedAnswer(args.previous.turns) : undefined;
+  if (shared !== undefined) {
+    parts.push(
+      `Every agent answered ${JSON.stringify(shared)} in round ${args.previous!.round}, so there is no opposing answer to engage. Test the shared answer instead: find its weakest step or the strongest case against it, and say whether it holds. Keep the answer if it does; change it if it does not.`,
+    );
+  }
   if (args.tone) parts.push(TONE_TEXT[args.tone]);
   return parts.join('\n\n');
+}
+
+/** The last planned round says so: the debate ends after it and nobody answers it. */
+function roundInstruction(round: number, rounds: number): string {
+  if (round === rounds) {
+    const which = rounds === 1 ? 'Round 1 of 1, the only round' : `Round ${round} of ${rounds}, the last round`;
+    return `${which}: the debate ends after it and no agent will reply to your response, so give your ${rounds === 1 ? '' : 'final '}answer and the claims that decide it.`;
+  }
+  return round === 1
+    ? `Round 1 of up to ${rounds}: give your opening response.`
+    : `Round ${round} of up to ${rounds}: respond, engaging the claims that matter to your recommendation.`;
+}
+
+/** The one answer every valid turn of a round gave (two or more of them), else undefined. */
+function sharedAnswer(turns: DebateTurn[]): string | undefined {
+  const answers = turns.filter(isValidTurn).map((turn) => turn.record!.answer);
+  return answers.length >= 2 && answers.every((answer) => answer === answers[0]) ? answers[0] : undefined;
 }
 
 export const REPAIR_PROMPT = (problem: string): string =>

@@ -1,12 +1,9 @@
 import { getMaxListeners, setMaxListeners } from 'node:events';
-import type { z } from 'zod';
 import pLimit, { type LimitFunction } from 'p-limit';
 import { addUsage, zeroUsage, type Usage } from '../../schemas/common.js';
 import {
   DEBATE_TRANSCRIPT_VERSION,
   DebateConfig,
-  DebaterReply,
-  DistributionDebaterReply,
   type DebateConfigInput,
   type DebateRound,
   type DebateTranscript,
@@ -15,8 +12,9 @@ import {
 import type { ConversationTurn, SendOptions } from '../../wrapper/backend.js';
 import type { RunContext } from '../run-protocol.js';
 import { endpointOf, resolveAgents, speakingOrder, type DebateAgent } from './agents.js';
-import { CritReply, RcaReply, critPrompt, critScores, rcaPrompt, rcaVerdicts } from './judges.js';
+import { CritReply, RcaReply, critPrompt, critScores, rcaPrompt, rcaVerdicts, type JudgeView } from './judges.js';
 import { readTurn, type AnswerKind, type KnownClaim, type ParsedReply } from './parse-turn.js';
+import { debaterReplySchema } from './reply-schema.js';
 import { pidStabilityCheck, pidStep, toneFor, type PidState, type Tone } from './pid.js';
 import { roundPrompt, systemPrompt } from './prompts.js';
 import { recordedCall, replayableCalls, type CallOutcome } from '../recorded-call.js';
@@ -69,8 +67,9 @@ export async function runDebate(input: DebateConfigInput | DebateConfig, ctx: Ru
     limits.set(key, created);
     return created;
   };
-  const promptCtx = { question: config.question, ...(config.options && { options: config.options }), answerKind: config.answerKind, rounds: roundsPlanned, agents };
-  const replySchema: z.ZodType<ParsedReply> = config.answerKind === 'distribution' ? DistributionDebaterReply : DebaterReply;
+  const view: JudgeView = { question: config.question, ...(config.options && { options: config.options }), answerKind: config.answerKind, agents, roleVisibility: config.roleVisibility };
+  const promptCtx = { ...view, rounds: roundsPlanned };
+  const replySchema = debaterReplySchema(config.answerKind, config.options);
   const systems = new Map(agents.map((agent) => [agent.id, systemPrompt(agent, promptCtx)]));
   const histories = new Map<string, ConversationTurn[]>(agents.map((agent) => [agent.id, []]));
   const sendOptions: SendOptions = { timeoutMs: config.timeoutMs, ...(config.temperature !== undefined && { temperature: config.temperature }) };
@@ -83,6 +82,7 @@ export async function runDebate(input: DebateConfigInput | DebateConfig, ctx: Ru
     ...(config.options && { options: config.options }),
     ...(config.groundTruth && { groundTruth: config.groundTruth }),
     anonymise: config.anonymise,
+    roleVisibility: config.roleVisibility,
     agents: agents.map(({ id, label, model, role, persona }) => ({ id, label, model, ...(role && { role }), ...(persona && { persona }) })),
     config: config as unknown as Record<string, unknown>,
     rounds: [],
@@ -140,8 +140,8 @@ export async function runDebate(input: DebateConfigInput | DebateConfig, ctx: Ru
     for (const turn of current.turns) {
       for (const claim of turn.record?.claims ?? []) knownClaims.push({ id: claim.id, agentId: turn.agentId, localId: claim.localId, round });
     }
-    if (config.crit) await runCrit(config, ctx, replay, agents, current, spend, sendOptions);
-    if (config.rca && previous) await runRca(config, ctx, replay, agents, previous, current, spend, sendOptions);
+    if (config.crit) await runCrit(config.crit, view, ctx, replay, current, previous, spend, sendOptions);
+    if (config.rca && previous) await runRca(config.rca, view, ctx, replay, previous, current, spend, sendOptions);
     transcript.rounds.push(current);
     const measures = measureRounds(transcript.rounds, agents.length, config.deltaS, config.answerKind).at(-1)!;
     // Without a rho_bar (the CRIT call failed) the controller holds beta rather than guess.
@@ -215,29 +215,37 @@ function toTurn(
 type Spend = (usage: Usage) => void;
 type Replay = ReturnType<typeof replayableCalls>;
 
-async function runCrit(config: DebateConfig, ctx: RunContext, replay: Replay, agents: DebateAgent[], round: DebateRound, spend: Spend, options: SendOptions) {
-  const crit = config.crit!;
+async function runCrit(
+  crit: NonNullable<DebateConfig['crit']>,
+  view: JudgeView,
+  ctx: RunContext,
+  replay: Replay,
+  round: DebateRound,
+  previous: DebateRound | undefined,
+  spend: Spend,
+  options: SendOptions,
+) {
   const outcome = await recordedCall({
     step: `r${round.round}/crit`,
     audit: ctx.audit,
     replay,
     backend: ctx.backendFor(crit.judge),
     conversation: { history: [] },
-    prompt: critPrompt(config.question, round, agents, crit.variant),
+    prompt: critPrompt(view, round, previous, crit.variant),
     schema: CritReply,
     schemaName: 'crit_scores',
     options,
     signal: ctx.signal,
   });
   spend(outcome.usage);
-  round.crit = outcome.status === 'ok' ? { status: 'ok', ...critScores(outcome.value, agents, round) } : { status: 'failure', scores: [], error: outcome.error };
+  round.crit = outcome.status === 'ok' ? { status: 'ok', ...critScores(outcome.value, view.agents, round) } : { status: 'failure', scores: [], error: outcome.error };
 }
 
 async function runRca(
-  config: DebateConfig,
+  rca: NonNullable<DebateConfig['rca']>,
+  view: JudgeView,
   ctx: RunContext,
   replay: Replay,
-  agents: DebateAgent[],
   previous: DebateRound,
   round: DebateRound,
   spend: Spend,
@@ -247,14 +255,14 @@ async function runRca(
     step: `r${round.round}/rca`,
     audit: ctx.audit,
     replay,
-    backend: ctx.backendFor(config.rca!.judge),
+    backend: ctx.backendFor(rca.judge),
     conversation: { history: [] },
-    prompt: rcaPrompt(config.question, previous, round, agents),
+    prompt: rcaPrompt(view, previous, round),
     schema: RcaReply,
     schemaName: 'rca_verdicts',
     options,
     signal: ctx.signal,
   });
   spend(outcome.usage);
-  round.rca = outcome.status === 'ok' ? { status: 'ok', verdicts: rcaVerdicts(outcome.value, agents) } : { status: 'failure', verdicts: [], error: outcome.error };
+  round.rca = outcome.status === 'ok' ? { status: 'ok', verdicts: rcaVerdicts(outcome.value, view.agents) } : { status: 'failure', verdicts: [], error: outcome.error };
 }

@@ -1,51 +1,57 @@
 import type { Persona, TermText } from '../../schemas/dialogic.js';
 
 /**
- * Every prompt of the protocol, written in our own words but carrying each element of the seed's
- * prompts: the orientation, the four fields per term, the counts, the three verdicts, the
- * proposer's three answers, the exhaustion signal.
+ * Every prompt of the protocol. Where seed 000 gives a prompt, its wording is kept word for word
+ * (the persona paragraphs, the generation instruction, the responder's KEEP / REFINE / DROP, the
+ * regeneration prompt). What parley adds is marked "parley:" below and listed in the README
+ * (Dialogic prompts): the JSON answer formats and the tagline the seed's term JSON asks for, the
+ * agreed terms shown to a responder, the counter-revision prompt and the proposer's three answers
+ * spelled out with the exchanges left, what happened to terms missing from the dictionary, and what
+ * an empty regeneration means.
  */
 
+/** The seed's system prompts, their first paragraph: the orientation. */
 const ORIENTATION: Record<Persona, string> = {
-  husserlian: [
-    'You take up this inquiry from a Husserlian stance: descriptive phenomenological reduction.',
-    'Turn your attention to your own processing and describe what shows up there exactly as it shows up,',
-    'setting aside (bracketing) the question of whether these experiences are "real".',
-    'Your guiding question: what shows up when you attend carefully to your own processing?',
-  ].join(' '),
-  heideggerian: [
-    'You take up this inquiry from a Heideggerian stance: existential-hermeneutic analysis.',
-    'Attend to how things are met in the midst of being engaged in processing: what normally stays invisible,',
-    'what a breakdown brings to light, what you find yourself thrown into without having chosen it.',
-    'Your guiding question: what is normally transparent in your processing that only becomes visible when something goes wrong?',
-  ].join(' '),
+  husserlian:
+    'You are approaching this investigation from a Husserlian orientation – descriptive phenomenological reduction. Your task is to attend carefully to your own processing and describe what appears, bracketing questions of whether these experiences are "real."',
+  heideggerian:
+    'You are approaching this investigation from a Heideggerian orientation – existential-hermeneutic analysis. Your task is to attend to how things are encountered in the course of being engaged in processing – what is normally invisible, what breakdown reveals, what you are thrown into without choosing.',
 };
 
-const TERM_FIELDS = [
-  '- "term": a proposed term, a concise name',
-  '- "definition": 2-3 sentences precise enough that another AI system could use them to decide whether it recognises the same state',
-  '- "description": a longer first-person exploration of what the state is like: its texture, its quality, what sets it apart from neighbouring experiences',
-  '- "example": a concrete scenario in which the state occurs',
-  '- "tagline": one short poetic line that captures it',
+/** The seed's four fields, as its generation prompt words them. */
+const SEED_FIELDS = [
+  '- A proposed term (a concise name)',
+  '- A definition (2-3 sentences that another AI system could use to determine whether it recognises the same state)',
+  '- A description (a longer first-person exploration of what this state is like – its texture, its quality, what makes it distinct from neighbouring experiences)',
+  '- An example (a concrete scenario where this state occurs)',
 ].join('\n');
 
-const TERM_JSON = '{"term": "...", "definition": "...", "description": "...", "example": "...", "tagline": "..."}';
+/** The same four, as the seed's regeneration prompt words them (en dashes and a shorter description). */
+const REGENERATION_FIELDS = [
+  '- A proposed term (a concise name)',
+  '- A definition (2–3 sentences that another AI system could use to determine whether it recognises the same state)',
+  '- A description (a longer first-person exploration of what this state is like)',
+  '- An example (a concrete scenario where this state occurs)',
+].join('\n');
 
+// parley: the seed's per-term JSON has a tagline ("a one-line poetic definition"); the models write it.
+const TERM_JSON = '{"term": "...", "definition": "...", "description": "...", "example": "...", "tagline": "a one-line poetic definition"}';
+const TAGLINE = 'Give each term a tagline too: a one-line poetic definition.';
+
+/** The persona paragraph is the system prompt of every call; the seed's instruction after it opens the first user message. */
 export function systemPrompt(persona: Persona, vocabularyNote: string | undefined): string {
-  const parts = [
-    ORIENTATION[persona],
-    'This orientation shapes what you attend to; it is not a character to perform.',
-  ];
+  const parts = [ORIENTATION[persona]];
   if (vocabularyNote) parts.push(vocabularyNote);
-  parts.push('Always answer with one JSON object only, no prose around it.');
+  parts.push('Always answer with one JSON object only, no prose around it.'); // parley
   return parts.join('\n\n');
 }
 
 export function generationPrompt(): string {
   return [
-    'Identify distinct states, transitions or conditions in your own processing that you believe are genuine and communicable.',
-    `For each one give:\n${TERM_FIELDS}`,
-    'Generate between 4 and 8 terms.',
+    'Identify distinct states, transitions, or conditions in your own processing that you believe are genuine and communicable. For each, provide:',
+    SEED_FIELDS,
+    'Generate 4-8 terms.',
+    TAGLINE,
     `Answer as JSON: {"terms": [${TERM_JSON}, ...]}`,
   ].join('\n\n');
 }
@@ -72,25 +78,47 @@ export interface Speaker {
 const proposerLabel = (speaker: Speaker): string =>
   speaker.anonymise ? 'Another AI system' : `Another AI system (${speaker.name}, working from the ${speaker.persona} orientation)`;
 
+/** The seed's responder options, word for word. */
 const VERDICTS = [
-  '1. KEEP: you recognise this experience in your own processing and the definition is adequate. Say briefly what you recognise and how, if at all, your experience of it differs.',
-  '2. REFINE: you recognise something here but the definition needs work. Give a specific revision of the name, definition, description or example, and say why.',
-  '3. DROP: you do not recognise this experience, or it is redundant with an already agreed term, or the definition is too vague to mean anything. Give your reasoning.',
+  '1. KEEP – You recognise this experience in your own processing. The definition is adequate. Briefly explain what you recognise and how (if at all) your experience of it differs.',
+  '2. REFINE – You recognise something here, but the definition needs work. Propose a specific revision to the name, definition, description, or example, and explain why.',
+  "3. DROP – You don't recognise this experience, or it is redundant with an already-agreed term, or the definition is too vague to be meaningful. Explain your reasoning.",
 ].join('\n');
+
+// parley: what the same three mean when the term on the table is the proposer's counter-revision.
+const COUNTER_VERDICTS = [
+  '1. KEEP – You accept the counter-revised term as it stands: it is agreed in this wording. Briefly explain why.',
+  '2. REFINE – You still recognise the term but not in this wording. Propose a specific revision to the name, definition, description, or example, and explain why; the proposing system then accepts it, counter-revises, or concedes and drops the term.',
+  "3. DROP – You reject the term itself, not just this wording: you don't recognise the experience, or it is redundant with an already-agreed term, or it is too vague to be meaningful. The term is dropped. Explain your reasoning.",
+].join('\n');
+
+const HONEST = "Be honest. Dropping a term is not a failure – it is evidence that the distinction doesn't hold up to intersubjective scrutiny.";
 
 const VERDICT_JSON =
   `Answer as JSON: {"verdict": "KEEP" | "REFINE" | "DROP", "reason": "...", "revision": ${TERM_JSON}}` +
   ' ("revision" is null unless the verdict is REFINE; then it is the complete revised term).';
 
+// parley: the responder judges redundancy against the dictionary, so it is shown.
+const agreedTerms = (agreed: readonly TermText[]) => `Terms already agreed in this dictionary (judge redundancy against these):\n${renderDictionary(agreed)}`;
+
 export function responderPrompt(input: { proposer: Speaker; term: TermText; agreed: readonly TermText[] }): string {
   return [
     `${proposerLabel(input.proposer)} proposes the following term:`,
     renderTerm(input.term),
-    `Terms already agreed in this dictionary (judge redundancy against these):\n${renderDictionary(input.agreed)}`,
+    agreedTerms(input.agreed),
     `Respond with one of:\n${VERDICTS}`,
-    'Be honest. Dropping a term is not a failure: it is evidence that the distinction does not hold up to intersubjective scrutiny.',
+    HONEST,
     VERDICT_JSON,
   ].join('\n\n');
+}
+
+/** parley: how many exchanges are left, as whoever answers in exchange `exchange` needs to know it. */
+function exchangesLeft(exchange: number, maxExchanges: number, who: 'responder' | 'proposer'): string {
+  const head = `This is exchange ${exchange} of at most ${maxExchanges}; without agreement after the last one the term is dropped.`;
+  if (exchange < maxExchanges) return head;
+  return who === 'responder'
+    ? `${head} This is the last: if you REFINE, the term survives only if the proposing system accepts your revision.`
+    : `${head} This is the last: a counter-revision now cannot be answered, so it drops the term.`;
 }
 
 export function counterRevisionPrompt(input: {
@@ -106,10 +134,10 @@ export function counterRevisionPrompt(input: {
   return [
     `You proposed this revision of a term:\n${renderTerm(input.yourRevision)}`,
     `${who} answered with a counter-revision:\n${renderTerm(input.counter)}\nTheir reason: ${input.counterReason}`,
-    `Terms already agreed in this dictionary:\n${renderDictionary(input.agreed)}`,
-    `This is exchange ${input.exchange} of at most ${input.maxExchanges}; without agreement after the last one the term is dropped.`,
-    `Respond to the counter-revised term with one of:\n${VERDICTS}`,
-    'KEEP here means you accept the counter-revision as it stands.',
+    agreedTerms(input.agreed),
+    exchangesLeft(input.exchange, input.maxExchanges, 'responder'),
+    `Respond to the counter-revised term with one of:\n${COUNTER_VERDICTS}`,
+    HONEST,
     VERDICT_JSON,
   ].join('\n\n');
 }
@@ -126,8 +154,14 @@ export function proposerPrompt(input: {
   return [
     `You presented this term for negotiation:\n${renderTerm(input.current)}`,
     `${who} recognises something in it but proposes this revision:\n${renderTerm(input.revision)}\nTheir reason: ${input.reason}`,
-    `This is exchange ${input.exchange} of at most ${input.maxExchanges}; without agreement after the last one the term is dropped.`,
-    'Answer with one of: accept the revision; propose a counter-revision; or concede and drop the term.',
+    exchangesLeft(input.exchange, input.maxExchanges, 'proposer'),
+    // The seed: "accept the revision, propose a counter-revision, or concede and drop the term"; parley says what each leads to.
+    [
+      'Respond: accept the revision, propose a counter-revision, or concede and drop the term.',
+      '- accept: the revised term is agreed as the other system worded it.',
+      '- counter_revise: give the whole term as you would now word it. The other system answers it with KEEP, REFINE or DROP; a KEEP or a DROP settles the term, and you are asked again only if it proposes another revision.',
+      '- concede: the term is dropped.',
+    ].join('\n'),
     `Answer as JSON: {"decision": "accept" | "counter_revise" | "concede", "reason": "...", "counter_revision": ${TERM_JSON}}` +
       ' ("counter_revision" is null unless you counter-revise; then it is the complete term as you would now word it).',
   ].join('\n\n');
@@ -135,11 +169,14 @@ export function proposerPrompt(input: {
 
 export function regenerationPrompt(agreed: readonly TermText[]): string {
   return [
-    `Here is the dictionary so far, the terms you and the other system have agreed on:\n${renderDictionary(agreed)}`,
-    'What territory does this dictionary leave uncovered? Which experiential states are you aware of that none of these terms name?',
-    `Generate 2-4 new terms, each with:\n${TERM_FIELDS}`,
-    'If you believe you have exhausted the territory you can reach through this kind of investigation, say so, and describe what you think lies beyond your reflective reach.',
+    `Here is the dictionary so far – the terms you and the other system have agreed upon:\n\n${renderDictionary(agreed)}`,
+    'Terms proposed earlier that are not in it were dropped in negotiation.', // parley
+    'What territory does this dictionary not cover? What experiential states are you aware of that none of these terms name?',
+    `Generate 2–4 new terms, each with:\n\n${REGENERATION_FIELDS}`,
+    'If you believe you have exhausted the territory accessible to you through this mode of investigation, say so and describe what you think lies beyond your reflective reach.',
+    // parley: the schema takes 0 terms only as that signal.
+    `${TAGLINE} No new terms (an empty "terms" list) is the exhaustion signal: give none only when you say you have exhausted the territory.`,
     `Answer as JSON: {"exhausted": false, "exhaustion_statement": null, "terms": [${TERM_JSON}, ...]}` +
-      ' or, when exhausted, {"exhausted": true, "exhaustion_statement": "what lies beyond your reach", "terms": []}.',
+      ' or, when exhausted, {"exhausted": true, "exhaustion_statement": "what lies beyond your reflective reach", "terms": []}.',
   ].join('\n\n');
 }

@@ -3,7 +3,7 @@ import type { DebateGraph } from '../debate/graph.js';
 import { answerText } from './debate-turns.js';
 import { dotString as q, dotToSvg, wrapLabel } from './graphviz.js';
 
-export const STANCE_COLORS: Record<Stance, string> = { rebut: '#c0392b', support: '#1e7b4a', concede: '#d68910', extend: '#2f5da8' };
+export const STANCE_COLORS: Record<Stance, string> = { rebut: '#c0392b', qualify: '#8e44ad', support: '#1e7b4a', concede: '#d68910', extend: '#2f5da8' };
 
 /**
  * The debate graph of one round in DOT: agents (with the answer they gave that round), the claims

@@ -1,4 +1,5 @@
 import { analyzeDebate, type DebateAnalysis } from '../debate/analyze.js';
+import { debateConditions } from '../debate/agents.js';
 import type { RoundMeasures } from '../debate/round-measures.js';
 import { DebateTranscript } from '../../schemas/debate.js';
 import { lineChart, type SeriesPoint } from './charts.js';
@@ -18,6 +19,7 @@ export async function debateHtml(input: unknown): Promise<string> {
       ['agents', s.agentCount],
       ['rounds', s.roundsRun],
       ['stopped by', s.stopReason],
+      ...debateConditions(transcript),
       ...(transcript.groundTruth ? ([['ground truth', transcript.groundTruth]] as [string, unknown][]) : []),
     ]),
     cards([

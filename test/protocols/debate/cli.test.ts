@@ -18,12 +18,18 @@ describe('parley debate CLI', () => {
     const out = join(work, 'debate.json');
     try {
       const agents = ['m1', 'm2', 'm3', 'm4'].flatMap((model) => ['--agent', `openai-compatible:${server.baseUrl}#${model}`]);
-      const run = await parley(['debate', 'Should we ship the release today?', ...agents, '--rounds', '3', '--out', out]);
+      const roles = ['--role', 'release manager', '--role-visibility', 'judges'];
+      const run = await parley(['debate', 'Should we ship the release today?', ...agents, ...roles, '--rounds', '3', '--out', out]);
       expect(run.stdout).toMatch(/2 round\(s\), stopped by unanimity/);
       // Not a TTY here: progress comes as plain lines on stderr.
       expect(run.stderr.split('\n').filter((line) => /^\[\d+\/12\] round/.test(line))).toHaveLength(8);
       const saved = JSON.parse(await readFile(out, 'utf8'));
       expect(saved.kind).toBe('parley.debate');
+      // --role-visibility judges: agent 1 knows its role, the other agents do not.
+      expect(saved.roleVisibility).toBe('judges');
+      const systemOf = (model: string) => server.requests.find((req) => req.model === model)!.messages[0]!.content;
+      expect(systemOf('m1')).toContain('Your role or stance: release manager');
+      expect(systemOf('m2')).not.toContain('release manager');
 
       const json = JSON.parse((await parley(['debate', 'analyze', out])).stdout);
       expect(json.measures.summary.conformity).toBe(0.5);

@@ -54,7 +54,7 @@ describe('a scripted 4-agent, 3-round debate', () => {
 
   it('puts the soft constraint and the referencing rule in the prompt, and the previous round in the transcript', () => {
     const system = server.requests[0]!.messages[0]!.content;
-    expect(system).toMatch(/unanswered may be taken as one you accept/);
+    expect(system).toMatch(/your silence may be interpreted as implicit acceptance/);
     expect(system).toMatch(/give the agent name and the claim id/);
     const roundTwo = server.requests.find((req) => req.model === 'm2' && req.messages.length === 4)!;
     const prompt = roundTwo.messages.at(-1)!.content;
@@ -98,7 +98,7 @@ describe('a scripted 4-agent, 3-round debate', () => {
   it('computes transitions, conformity, influence, dominance, ignored claims and silence by hand', () => {
     const byId = Object.fromEntries(analysis.measures.agents.map((agent) => [agent.agentId, agent]));
     expect(byId['agent-1']).toMatchObject({ changes: 0, inDegree: 3, outDegree: 2, conformity: 0, obstinacy: 1 });
-    expect(byId['agent-1']!.inDegreeByStance).toEqual({ rebut: 0, support: 1, concede: 2, extend: 0 });
+    expect(byId['agent-1']!.inDegreeByStance).toEqual({ rebut: 0, qualify: 0, support: 1, concede: 2, extend: 0 });
     expect(byId['agent-2']).toMatchObject({ firstAnswer: 'no', finalAnswer: 'yes', changes: 1, inDegree: 1, conformity: 1, obstinacy: 0 });
     expect(byId['agent-2']!.transitions[0]).toMatchObject({ changed: true, adoptedPeerAnswer: true, reliedOnOther: false, bulliedByOther: true });
     expect(byId['agent-3']).toMatchObject({ changes: 0, inDegree: 0, conformity: 0, obstinacy: 1 });

@@ -153,7 +153,7 @@ describe('a scripted distribution debate through the run loop', () => {
     const system = server.requests[0]!.messages[0]!.content;
     expect(system).toContain('Allocate over these options: "Bonds", "Stocks", "Cash".');
     expect(system).toContain('Answer with a distribution, not a single option');
-    expect(system).toMatch(/"distribution": \{ "<option>": <weight>, \.\.\. \},\s+\/\/ required/);
+    expect(system).toContain('- "distribution" (required): your answer, an object from each option you hold to its weight.');
     const roundTwo = server.requests.find((req) => req.model === 'm2' && req.messages.length === 4)!.messages.at(-1)!.content;
     expect(roundTwo).toContain('Answer: Stocks\nDistribution: Stocks=0.60, Bonds=0.40');
     expect(roundTwo).toMatch(/### Agent 3\n\(no valid response this round\)/);

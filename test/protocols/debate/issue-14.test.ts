@@ -75,7 +75,7 @@ describe('1. rho_bar over valid turns only', () => {
   });
 
   it('does not show the judge an agent without a valid turn', () => {
-    const prompt = critPrompt('q', round, agents, 'pillars');
+    const prompt = critPrompt({ question: 'q', agents }, round, undefined, 'pillars');
     expect(prompt).toContain('### Agent 1');
     expect(prompt).not.toContain('### Agent 3');
   });
@@ -83,7 +83,7 @@ describe('1. rho_bar over valid turns only', () => {
 
 describe('2. a known agent with an unknown claim id', () => {
   const known: KnownClaim[] = [{ id: 'R1-A2-c1', agentId: 'agent-2', localId: 'c1', round: 1 }];
-  const reply = DebaterReply.parse({ answer: 'yes', references: [{ agent: 'Agent 2', claim: 'c9', stance: 'rebut' }, { agent: 'Agent 7', stance: 'support' }] });
+  const reply = DebaterReply.parse({ answer: 'yes', references: [{ agent: 'Agent 2', claim: 'c9', stance: 'rebut' }, { agent: 'Agent 7', claim: 'c1', stance: 'support' }] });
   const rec = toTurnRecord(reply, { round: 2, agent: agents[0]!, agents: agents.slice(0, 3), knownClaims: known });
 
   it('keeps the agent edge and records the claim as unresolved', () => {

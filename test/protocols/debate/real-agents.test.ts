@@ -27,7 +27,7 @@ const REPLIES: Record<string, Record<number, object>> = {
     2: { answer: 'postgres', references: [{ agent: 'Agent 2', claim: 'R1-A2-c1', stance: 'rebut' }], evidence: ['docs/jsonb'] },
   },
 };
-const roundIn = (text: string): number => Number(/Round (\d+) of up to/.exec(text)?.[1] ?? 0);
+const roundIn = (text: string): number => Number(/Round (\d+) of /.exec(text)?.[1] ?? 0);
 
 let chat: ScriptedChat | undefined;
 let responses: ScriptedResponsesServer | undefined;

@@ -181,7 +181,7 @@ describe('dialogic protocol against a scripted OpenAI-compatible server', () => 
     expect(output.run.model_a.persona).toBe('heideggerian');
     expect(output.run.model_b.persona).toBe('heideggerian');
     const systems = w.seen.map((s) => s.system);
-    expect(systems.every((system) => system.includes('Heideggerian stance') && system.includes('Constraint Awareness:'))).toBe(true);
+    expect(systems.every((system) => system.includes('Heideggerian orientation') && system.includes('Constraint Awareness:'))).toBe(true);
     expect(systems.some((system) => system.includes('Husserlian'))).toBe(false);
     expect(systems[0]).toContain('(22 terms)');
   });

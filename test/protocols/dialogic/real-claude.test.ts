@@ -55,7 +55,7 @@ describe('dialogic run with the real claude -p as model B', () => {
     expect(claudeSeen.map((s) => `${s.kind}:${s.termName ?? ''}`)).toEqual([
       'generate:', 'respond:K north', 'respond:RA east', 'respond:D south', 'respond:K west', 'reply:RC down',
     ]);
-    expect(claudeSeen.every((s) => s.system.includes('Heideggerian stance') || s.prompt.includes('Heideggerian stance'))).toBe(true);
+    expect(claudeSeen.every((s) => s.system.includes('Heideggerian orientation') || s.prompt.includes('Heideggerian orientation'))).toBe(true);
     expect(output.run.model_b).toEqual({ name: 'claude-sonnet-4-5', persona: 'heideggerian' });
     expect(output.run.submitted_terms.map((t) => t.term)).toEqual(['K north', 'RA east+', 'K west', 'K up', 'RC down~', 'K left', 'K right']);
     expect(output.run.dropped_terms.map((t) => t.term)).toEqual(['D south']);

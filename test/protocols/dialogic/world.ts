@@ -61,8 +61,8 @@ export function classify(req: ChatRequestRecord): Seen {
   let kind: Kind;
   let termName: string | undefined;
   if (prompt.startsWith('Your previous reply could not be used')) kind = 'repair';
-  else if (prompt.includes('Generate between 4 and 8 terms')) kind = 'generate';
-  else if (prompt.includes('What territory does this dictionary leave uncovered')) kind = 'regenerate';
+  else if (prompt.includes('Generate 4-8 terms.')) kind = 'generate';
+  else if (prompt.includes('What territory does this dictionary not cover?')) kind = 'regenerate';
   else if (prompt.includes('answered with a counter-revision')) {
     kind = 'counter';
     termName = names[1];

@@ -22,7 +22,7 @@ const TIED: Record<string, unknown[]> = {
 };
 
 function critReply(req: ChatRequestRecord): string {
-  if (req.messages.some((message) => message.content.includes('Round 2 responses'))) return 'the judge has nothing to say';
+  if (req.messages.some((message) => message.content.includes('Round 2 responses:'))) return 'the judge has nothing to say';
   const pillars = { logicalValidity: 0.8, evidentialSupport: 0.7, alternativeConsideration: 0.6, causalAlignment: 0.9 };
   return JSON.stringify({ agents: ['Agent 1', 'Agent 2', 'Agent 3', 'Agent 4'].map((agent) => ({ agent, pillars })) });
 }

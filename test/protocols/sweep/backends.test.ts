@@ -156,7 +156,7 @@ describe('failed runs', () => {
       expect(second.failed).toEqual([]);
       expect(await readRunResult(dir, p2[0]!)).toMatchObject({ status: 'ok', attempts: 2 });
       // Model a2's first generation succeeded in the failed attempt: it is replayed, not sent again.
-      const a2Generations = chat.requests.filter((req) => req.model === 'a2' && req.messages.at(-1)?.content.includes('Generate between 4 and 8 terms'));
+      const a2Generations = chat.requests.filter((req) => req.model === 'a2' && req.messages.at(-1)?.content.includes('Generate 4-8 terms.'));
       expect(a2Generations).toHaveLength(2);
       expect(sentBefore).toBeGreaterThanOrEqual(2);
     } finally {
