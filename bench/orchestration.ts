@@ -80,6 +80,8 @@ function quickConsultee({ body }: { body: unknown }): ResponsesScriptStep {
 export interface CallCost {
   tool: string;
   bytes: number;
+  /** The closing result: it carries the report's summary. */
+  closing?: boolean;
 }
 
 /** Calls tools through the rig, keeping each call's cost; a refusal here means the scenario broke. */
@@ -90,7 +92,7 @@ function meter(rig: ConsultRig) {
     async call(tool: string, args: Record<string, unknown>): Promise<Record<string, any>> {
       const result: CallToolResult = await rig.call(tool, args);
       const seen = result.isError ? (result.content as { text?: string }[]).map((c) => c.text ?? '').join('\n') : JSON.stringify(result.structuredContent);
-      costs.push({ tool, bytes: Buffer.byteLength(seen) });
+      costs.push({ tool, bytes: Buffer.byteLength(seen), ...(result.structuredContent?.summary ? { closing: true } : {}) });
       if (result.isError) throw new Error(`the scenario broke: ${tool} was refused: ${seen}`);
       return result.structuredContent as Record<string, any>;
     },
@@ -193,7 +195,7 @@ async function quickRun(): Promise<{ costs: CallCost[]; codexTurns: number }> {
       consult,
     });
     const end = await m.call('delib_judge', { deliberationId: id, phase: { advance: true }, synthesis: { recommendation: 'Postgres SKIP LOCKED', confidence: 'high' } });
-    if (!end.report) throw new Error(`the quick scenario did not end with a report: ${JSON.stringify(end)}`);
+    if (!end.summary) throw new Error(`the quick scenario did not end with the report's summary: ${JSON.stringify(end)}`);
     return { costs: m.costs, codexTurns: rig.server.requests.length };
   } finally {
     await rig.close();
@@ -210,6 +212,7 @@ export async function benchOrchestration(): Promise<Record<string, number>> {
   return {
     'orchestration.standard.toolCalls': standard.costs.length,
     'orchestration.standard.resultBytes': standard.costs.reduce((sum, c) => sum + c.bytes, 0),
+    'orchestration.standard.closingResultBytes': standard.costs.find((c) => c.closing)?.bytes ?? NaN,
     'orchestration.quick.toolCalls': quick.costs.length,
     'orchestration.quick.codexTurns': quick.codexTurns,
   };
