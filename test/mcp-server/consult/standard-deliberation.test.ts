@@ -1,6 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { staleReportItems } from '../../../protocols/argumentation/index.js';
+import { DeliberationState } from '../../../schemas/argumentation.js';
 import type { ResponsesScriptStep } from '../../doubles/scripted-responses.js';
 import { lastUserText, closeOpenRigs, startConsultRig, turnMetadata } from './rig.js';
 
@@ -139,6 +141,7 @@ describe('a standard deliberation driven only through the MCP tools (stdio, real
     ]);
     // The state keeps no copy of the report: it marks it built.
     expect(state.report).toEqual({ synthesizedAt: expect.any(String) });
+    expect(staleReportItems(DeliberationState.parse(state), rebuilt).count).toBe(0);
     expect(rebuilt).toMatch(/\*\*P1\.4\*\*[\s\S]*src\/orders\.ts:42/);
     expect(rebuilt).toMatch(/\*\*P1\.2\*\*[\s\S]*UNDEFENDED/);
     expect(rebuilt).toMatch(/ended by convergence/);
