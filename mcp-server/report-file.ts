@@ -15,11 +15,13 @@ import { keepPrivate } from '../state/private-files.js';
  */
 
 export const reportUri = (id: string) => `parley://deliberations/${id}/report.md`;
+export const decisionUri = (id: string) => `parley://deliberations/${id}/decision.md`;
 
 /** Where the full report is: its file (when one was written) and its resources. */
 export interface ReportLocation {
   file?: string;
   uri: string;
+  decisionRecord: string;
 }
 
 /** The audit log, or why it could not be read (the error's message names the file, never its content). */
@@ -71,5 +73,5 @@ export async function existingFile(path: string | undefined): Promise<string | u
 
 /** The closing summary with where the full report is: what the closing result and a finished deliberation's status return. */
 export function summaryWithReport(state: DeliberationState, file: string | undefined): ClosingSummary & { report: ReportLocation } {
-  return { ...closingSummary(state), report: { ...(file ? { file } : {}), uri: reportUri(state.id) } };
+  return { ...closingSummary(state), report: { ...(file ? { file } : {}), uri: reportUri(state.id), decisionRecord: decisionUri(state.id) } };
 }

@@ -2,6 +2,7 @@ import { ResourceTemplate, type McpServer } from '@modelcontextprotocol/sdk/serv
 import type { ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
 import { assertSafeId } from '../../state/paths.js';
 import { redact } from '../../schemas/secrets.js';
+import { decisionRecordMarkdown } from '../../protocols/argumentation/index.js';
 import { deliberationReport } from '../report-file.js';
 import type { ServerDeps } from '../deps.js';
 import { TOOL_PROFILES, type ToolGroup } from '../tool-profiles.js';
@@ -20,7 +21,7 @@ async function runSource(deps: ServerDeps, runId: string) {
 
 /**
  * Reports as MCP resources (known secrets scrubbed: a report quotes replies and errors verbatim): `parley://runs/{runId}/report.md` and `.html` for server-run protocols,
- * `parley://deliberations/{id}/report.md` for argumentation. Registering twice on one server is a no-op.
+ * `parley://deliberations/{id}/report.md` and `decision.md` (MADR) for argumentation. Registering twice on one server is a no-op.
  */
 export function registerReportResources(server: McpServer, deps: ServerDeps, groups: ReadonlySet<ToolGroup> = new Set(TOOL_PROFILES.all)): void {
   if (registered.has(server)) return;
@@ -63,6 +64,15 @@ function registerDeliberationReport(server: McpServer, deps: ServerDeps): void {
     async (uri, { id }): Promise<ReadResourceResult> => {
       const { state } = await deps.deliberations.get(one(id));
       return { contents: [{ uri: uri.href, mimeType: 'text/markdown', text: redact(await deliberationReport(deps.deliberations.store, state)) }] };
+    },
+  );
+  server.registerResource(
+    'deliberation-decision-md',
+    new ResourceTemplate('parley://deliberations/{id}/decision.md', { list: undefined }),
+    { title: 'Deliberation decision record (MADR)', description: 'A synthesized deliberation as an architecture decision record (MADR): context, options, decision, consequences', mimeType: 'text/markdown' },
+    async (uri, { id }): Promise<ReadResourceResult> => {
+      const { state } = await deps.deliberations.get(one(id));
+      return { contents: [{ uri: uri.href, mimeType: 'text/markdown', text: redact(decisionRecordMarkdown(state)) }] };
     },
   );
 }

@@ -40,6 +40,7 @@ export type { Reading, ReadPoint, ReadAnswer } from './reading/reading.js';
 export { phaseFor, ITERATION_CAP, QUICK_ITERATION_CAP } from './core/queries.js';
 export { placeCounts } from './moves/synthesize.js';
 export { deliberationMarkdown, type MarkdownOptions } from './report/report-markdown.js';
+export { decisionRecordMarkdown } from './report/decision-record.js';
 export { staleReportItems, type StaleReport } from './report/stale-check.js';
 export { closingSummary, type ClosingSummary } from './views/closing-summary.js';
 export { challengeTimeline, phaseOf, type ChallengeEvent, type ChallengeSpan } from './report/timeline.js';

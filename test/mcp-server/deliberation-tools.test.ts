@@ -122,7 +122,7 @@ describe('argumentation through the MCP tools alone', () => {
       dismissed: [],
       unresolved: [],
       record: `deliberation ${id}: standard mode, compare, 3 iterations, ended by convergence`,
-      report: { file: join(dir, `${id}.report.md`), uri: `parley://deliberations/${id}/report.md` },
+      report: { file: join(dir, `${id}.report.md`), uri: `parley://deliberations/${id}/report.md`, decisionRecord: `parley://deliberations/${id}/decision.md` },
     });
     expect(await readFile(ended.summary.report.file, 'utf8')).toMatch(/## AGREED \(2\)\n\n- \*\*P1\.1\*\* Redis persists sessions across restarts/);
 
@@ -270,7 +270,7 @@ describe('argumentation through the MCP tools alone', () => {
     // Nothing contested: quick mode ends at the first advance.
     expect(ended.at).toBe('n=1 terminated');
     expect(ended.summary.agreed.map((line: string) => line.split(' ')[0])).toEqual(['P1.1', 'P1.2']);
-    expect(ended.summary.report).toEqual({ uri: `parley://deliberations/${id}/report.md` });
+    expect(ended.summary.report).toEqual({ uri: `parley://deliberations/${id}/report.md`, decisionRecord: `parley://deliberations/${id}/decision.md` });
     const status = await h.ok('delib_status', { deliberationId: id });
     expect(status).toMatchObject({ mode: 'quick', status: 'terminated', summary: ended.summary });
     const [report] = (await h.client.readResource({ uri: ended.summary.report.uri })).contents;

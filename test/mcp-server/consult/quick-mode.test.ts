@@ -74,7 +74,7 @@ describe('quick mode through the MCP tools (stdio, real codex)', () => {
     expect(answered.consult).toBeUndefined();
     expect(answered.summary).toMatchObject({ answer: 'Redis', confidence: 'high', caveats: ['Revisit above 100k ops/s'], agreed: [expect.stringMatching(/^P1\.1 /)], dismissed: [expect.stringMatching(/^P1\.2 .* — FALSE: a session cache runs far below/)] });
     // Quick mode keeps nothing on disk: no report file, only its resource, served from memory.
-    expect(answered.summary.report).toEqual({ uri: `parley://deliberations/${id}/report.md` });
+    expect(answered.summary.report).toEqual({ uri: `parley://deliberations/${id}/report.md`, decisionRecord: `parley://deliberations/${id}/decision.md` });
 
     expect(calls).toBeLessThanOrEqual(4);
     expect(r.server.requests).toHaveLength(2);

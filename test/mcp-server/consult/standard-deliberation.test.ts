@@ -106,7 +106,7 @@ describe('a standard deliberation driven only through the MCP tools (stdio, real
       answer: RECOMMENDATION.recommendation,
       agreed: [expect.stringMatching(/^P1\.1 /), expect.stringMatching(/^P1\.4 .* — cited verbatim$/)],
       dismissed: [expect.stringMatching(/^P1\.2 .* — UNDEFENDED: /), expect.stringMatching(/^P1\.3 .* — CONCEDED: /)],
-      report: { file: reportFile, uri: `parley://deliberations/${id}/report.md` },
+      report: { file: reportFile, uri: `parley://deliberations/${id}/report.md`, decisionRecord: `parley://deliberations/${id}/decision.md` },
     });
     const written = await readFile(reportFile, 'utf8');
     expect(written).toMatch(/^# Deliberation report[\s\S]*RECOMMENDATION\s+Yes: a write-through cache[\s\S]*AGREED[\s\S]*DISMISSED[\s\S]*## LEDGER/);
