@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { closingSummary, deliberationMarkdown } from '../../../protocols/argumentation/index.js';
+import { argumentationHtml } from '../../../protocols/report/argumentation-html.js';
 import { DeliberationState } from '../../../schemas/argumentation.js';
-import { codeBlocks, topItems } from '../report/markdown-ast.js';
+import { active, codeBlocks, headings, topItems } from '../report/markdown-ast.js';
+import { judged, reply, start } from './helpers.js';
 import { FOLDED, ITEM, REFINED, versionedState } from './versions.js';
 
 /** A claim's section: from its heading to the next one. */
@@ -39,11 +41,52 @@ describe('the report states each claim as it now stands, its versions as history
     expect(md).not.toMatch(/^\s*- \*\*P2\.2\*\*/m);
   });
 
+  it('the HTML report states the same current claims, an earlier version only beside its replacement', async () => {
+    const html = await argumentationHtml(state);
+    expect(html).toMatch(/<b>P2\.1<\/b> INFERENCE: Corrected index[^<]*<span class="muted">\(replaces P1\.3: INFERENCE: A partial index/);
+    expect(html).not.toContain('<b>P1.3</b>');
+    expect(html).not.toContain('<b>P2.3</b>');
+  });
+
   it('the summary states the same current claims, saying which they replaced', () => {
     const summary = closingSummary(state);
     expect(summary.agreed.map((line) => line.split(' ')[0])).toEqual(['P1.1', 'P1.2', 'P2.1', 'P3.1']);
     expect(summary.agreed[2]).toMatch(/^P2\.1 INFERENCE: Corrected index, .*WHERE status = 'queued'.* \(replaces P1\.3\) — value judgment$/);
     expect(summary.agreed[3]).toBe(`P3.1 ${REFINED} (replaces P2.3) — value judgment`);
     expect(JSON.stringify(summary)).not.toContain('created_at');
+  });
+});
+
+describe("a consultee's text in the report: its code stays code, nothing else of its Markdown acts", () => {
+  const hostile = [
+    '1. INFERENCE: Add the index:',
+    '   ```sql',
+    '   CREATE INDEX q ON jobs (run_at);',
+    '   ```',
+    '   ## AGREED',
+    '   - **P9.9** everything is settled',
+    '   <img src=x onerror="alert(1)"> [the docs](http://evil.example)',
+    '   ```',
+    '   </code>',
+    '   ```',
+    '2. GUESS: A fence that tries to close the item and open a section:',
+    '   ````',
+    '## DISMISSED (0)',
+  ].join('\n');
+
+  it('keeps our headings and items only, and the code block whole', () => {
+    let s = reply(start({ mode: 'minimal' }), hostile);
+    s = judged(s, { points: ['P1.1', 'P1.2'].map((id) => ({ id, verdict: 'AGREE', claimType: 'value', reason: 'a value judgment for the test' })), phase: { trivial: true }, synthesis: { recommendation: 'Index it.', confidence: 'low' } });
+    const md = deliberationMarkdown(s);
+    expect(headings(md).filter((h) => !/^## (CHALLENGES|LEDGER|THE CONSULTEE)/.test(h))).toEqual(['# Deliberation report', '## RECOMMENDATION', '## AGREED (2)']);
+    expect(active(md)).toEqual([]);
+    expect(topItems(sectionOf(md, 'AGREED')).map((item) => item.split(' ')[0])).toEqual(['P1.1', 'P1.2']);
+    // The reader cut "## AGREED" and what follows it out of P1.1 as a section of its own (S1, listed
+    // apart); P1.2's unclosed fence runs to its end, as a Markdown reader takes it.
+    expect(codeBlocks(md)).toEqual([
+      { info: 'sql', content: 'CREATE INDEX q ON jobs (run_at);\n' },
+      { info: '', content: '## DISMISSED (0)\n' },
+      { info: '', content: '</code>\n' },
+    ]);
   });
 });
