@@ -1,4 +1,4 @@
-import type { DeliberationState } from '../../../schemas/argumentation.js';
+import type { AgreedItem, DeliberationState, EvidenceType } from '../../../schemas/argumentation.js';
 import { withoutFences } from '../../markdown-blocks.js';
 import { bucketClaims, isInconclusive, unblockLines, type ClaimEntry } from '../report/claim-record.js';
 import { notEvaluatedItems } from '../report/claim-entries.js';
@@ -34,7 +34,7 @@ const NOTE_CHARS = 200;
 const ANSWER_CHARS = 1500;
 
 /** One line, cut at a word near `max` with an ellipsis. */
-export function oneLine(value: string, max: number): string {
+function oneLine(value: string, max: number): string {
   const line = withoutFences(value).replace(/\s+/g, ' ').trim();
   if (line.length <= max) return line;
   const cut = line.slice(0, max - 1);
@@ -48,12 +48,13 @@ function claimLine(e: ClaimEntry<unknown>, why: string): string {
   return `${e.point.id} ${oneLine(e.text, CLAIM_CHARS)}${replaces}${why ? ` — ${why}` : ''}`;
 }
 
-const GROUND = { 'n/a': '', deduction: '', execution: 'verified by execution', textual: 'cited verbatim' } as const;
+const GROUND: Record<EvidenceType, string> = { 'n/a': '', deduction: '', execution: 'verified by execution', textual: 'cited verbatim' };
 
-function agreedWhy(e: ClaimEntry<{ claimType: string; evidenceType: keyof typeof GROUND; premises?: string[] }>): string {
-  if (e.item.claimType === 'value') return 'value judgment';
-  if (e.item.premises?.length) return `follows from ${e.item.premises.join(', ')}`;
-  return GROUND[e.item.evidenceType] || e.item.claimType;
+/** What an agreed claim stands on, in a few words: the facts it follows from are cited by id. */
+function agreedWhy({ item }: ClaimEntry<AgreedItem>): string {
+  if (item.claimType === 'value') return 'value judgment';
+  if (item.premises?.length) return `follows from ${item.premises.join(', ')}`;
+  return GROUND[item.evidenceType] || `${item.claimType} claim`;
 }
 
 function arbiterLines(state: DeliberationState): string[] | undefined {
