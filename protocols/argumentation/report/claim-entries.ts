@@ -31,7 +31,7 @@ function entry(id: string, text: string, details: string[]): string {
   return `- **${mdText(id)}** ${body}${gap}${details.join(`  \n${INDENT}`)}`;
 }
 
-function history(state: DeliberationState, e: ClaimEntry<unknown>): string[] {
+function history(e: ClaimEntry<unknown>): string[] {
   const lines = e.point.narrowed ? [`${HISTORY.narrowed} ${mdInline(e.point.text, HISTORY_CHARS)}`] : [];
   // Each version says who replaced the one before it.
   const chain = [e.point, ...e.replaced];
@@ -65,7 +65,7 @@ function unresolvedDetails(i: UnresolvedItem): string[] {
 }
 
 function claimEntry<T>(state: DeliberationState, e: ClaimEntry<T>, details: string[]): string {
-  return entry(e.point.id, e.text, [...details, ...history(state, e), ...parts(state, e)]);
+  return entry(e.point.id, e.text, [...details, ...history(e), ...parts(state, e)]);
 }
 
 export const agreedEntry = (state: DeliberationState, e: ClaimEntry<AgreedItem>) => claimEntry(state, e, agreedDetails(e.item));
