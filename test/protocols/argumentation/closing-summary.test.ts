@@ -35,7 +35,7 @@ describe('the closing summary: what the orchestrator hands to the user as it is'
         expect.stringMatching(/^P1\.2 Memcached is simpler to operate: it has no persistence, .*… — value judgment$/),
         'P1.4 A single-host cache dies with its host whichever you pick. INFERENCE — follows from F1',
       ],
-      dismissed: [expect.stringMatching(/^P1\.3 <script>.* — CONCEDED: The consultee conceded C2 in iteration 2: Re C2: I concede C2\.$/)],
+      dismissed: [expect.stringMatching(/^P1\.3 <script>.* — CONCEDED: The consultee conceded C2 in iteration 2\.$/)],
       unresolved: ['P1.5 Redis is faster than Memcached for this workload. GUESS — blocked: No benchmark backs the speed claim. (no numbers on either side)'],
       notEvaluated: ['phase-violation: P4.1, P4.2'],
       questions: ['Q1 What p99 latency does the service need?'],

@@ -56,7 +56,7 @@ describe('the decision record (MADR), from the same record as the report', () =>
     const options = section(md, '## Considered Options');
     expect(options[0]).toBe('* Use Memcached for the cache. (chosen)');
     expect(options.slice(1)).toEqual([
-      expect.stringMatching(/^\* P1\.3 \\<script\\>.* \(set aside, CONCEDED: The consultee conceded C2 in iteration 2: Re C2: I concede C2\.\)$/),
+      expect.stringMatching(/^\* P1\.3 \\<script\\>.* \(set aside, CONCEDED: The consultee conceded C2 in iteration 2\.\)$/),
       '* P1.5 Redis is faster than Memcached for this workload. GUESS (left open, blocked)',
     ]);
     expect(section(md, '## Decision Outcome')[0]).toBe('Chosen option: "Use Memcached for the cache.", because it is the recommendation the deliberation reached, with medium confidence on 3 agreed claims.');

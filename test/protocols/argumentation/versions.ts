@@ -4,7 +4,8 @@ import { advance, judged, reply, start } from './helpers.js';
 /**
  * A synthesized deliberation whose claims have versions, as the moves that record them leave the
  * state (schemas/argumentation.ts: supersedes/supersededBy/was, partOf, part-of-answer). Built by the
- * engine's moves up to synthesis, then the versions are written in by hand:
+ * engine's moves up to synthesis (the reader records that P2.1 replaces P1.3), then the answer's items
+ * are written in by hand:
  * - P2.1, a corrected index (its code block intact), replaces the agreed P1.3 (the consultee said so);
  * - the answer to C1 holds items: P2.2 folded into it (part of the answer), P2.3 a claim of its own,
  *   agreed, then refined by P3.1 (the orchestrator recorded it), which is the claim now.
@@ -31,7 +32,7 @@ export function versionedState(): DeliberationState {
   });
   s = reply(s, `Re C1: I concede C1 in part: enqueue in the business transaction where there is one.\n\n1. ${NEW_INDEX}`);
   s = judged(s, {
-    challenges: [{ id: 'C1', verdict: 'accepted', claimType: 'value', reason: 'the narrowed rule covers the jobs that need it' }],
+    challenges: [{ id: 'C1', verdict: 'accepted', claimType: 'value', reason: 'the narrowed rule covers the jobs that need it', claim: 'Enqueue in the business transaction where there is one.' }],
     points: [{ id: 'P2.1', ...value('the partial index matches the dequeue query') }],
     ...advance,
   });
@@ -43,12 +44,14 @@ function withVersions(synthesized: DeliberationState): DeliberationState {
   const s = structuredClone(synthesized);
   const find = (id: string) => s.points.find((p) => p.id === id)!;
   const agreed = (pointId: string, iter: number, reason: string) => ({ pointId, claimType: 'value' as const, evidenceType: 'n/a' as const, reason, iter });
-  // P2.1 replaces P1.3: P1.3 leaves Agreed, its place kept as history.
+  // P2.1 replaces P1.3 (the reader records it from "this replaces the snippet in P1.3"; written in when it did not).
   const old = find('P1.3');
-  const oldItem = s.buckets.agreed.find((i) => i.pointId === 'P1.3')!;
-  s.buckets.agreed = s.buckets.agreed.filter((i) => i !== oldItem);
-  Object.assign(old, { status: 'superseded', supersededBy: 'P2.1', was: { status: 'agreed', iter: oldItem.iter, agreed: oldItem } });
-  Object.assign(find('P2.1'), { supersedes: 'P1.3', supersededOn: 'consultee' });
+  if (old.status !== 'superseded') {
+    const oldItem = s.buckets.agreed.find((i) => i.pointId === 'P1.3')!;
+    s.buckets.agreed = s.buckets.agreed.filter((i) => i !== oldItem);
+    Object.assign(old, { status: 'superseded', supersededBy: 'P2.1', was: { status: 'agreed', iter: oldItem.iter, agreed: oldItem } });
+    Object.assign(find('P2.1'), { supersedes: 'P1.3', supersededOn: 'consultee' });
+  }
   // The items of C1's answer: one folded into it, one a claim that a later point refined.
   const item = (id: string, number: number, text: string, fields: Partial<Point>): Point => ({ id, iter: 2, number, text, label: 'INFERENCE', source: 'consultee', status: 'agreed', partOf: 'C1', ...fields });
   const itemAgreed = agreed('P2.3', 2, 'one retry bounds the duplicate risk');
@@ -58,5 +61,6 @@ function withVersions(synthesized: DeliberationState): DeliberationState {
     { id: 'P3.1', iter: 3, number: 1, text: REFINED, label: 'INFERENCE', source: 'consultee', status: 'agreed', supersedes: 'P2.3', supersededOn: 'orchestrator' },
   );
   s.buckets.agreed.push(agreed('P3.1', 3, 'the alert makes the second failure visible'));
+  s.challenges.find((c) => c.id === 'C1')!.items = ['P2.2', 'P2.3'];
   return s;
 }
