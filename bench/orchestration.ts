@@ -1,7 +1,11 @@
 // What a deliberation costs the orchestrator (issue 11 "Measure"): tool calls, and the bytes of the
 // results it reads, over a fixed scripted scenario. The built server over stdio, the real codex
 // binary, the scripted Responses server (test/mcp-server/consult/rig.ts); only the orchestrator is scripted.
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { staleReportItems } from '../protocols/argumentation/index.js';
+import { DeliberationState } from '../schemas/argumentation.js';
 import { lastUserText, startConsultRig, type ConsultRig } from '../test/mcp-server/consult/rig.js';
 import type { ResponsesScriptStep } from '../test/doubles/scripted-responses.js';
 
@@ -80,6 +84,8 @@ function quickConsultee({ body }: { body: unknown }): ResponsesScriptStep {
 export interface CallCost {
   tool: string;
   bytes: number;
+  /** The closing result: it carries the report's summary. */
+  closing?: boolean;
 }
 
 /** Calls tools through the rig, keeping each call's cost; a refusal here means the scenario broke. */
@@ -90,7 +96,7 @@ function meter(rig: ConsultRig) {
     async call(tool: string, args: Record<string, unknown>): Promise<Record<string, any>> {
       const result: CallToolResult = await rig.call(tool, args);
       const seen = result.isError ? (result.content as { text?: string }[]).map((c) => c.text ?? '').join('\n') : JSON.stringify(result.structuredContent);
-      costs.push({ tool, bytes: Buffer.byteLength(seen) });
+      costs.push({ tool, bytes: Buffer.byteLength(seen), ...(result.structuredContent?.summary ? { closing: true } : {}) });
       if (result.isError) throw new Error(`the scenario broke: ${tool} was refused: ${seen}`);
       return result.structuredContent as Record<string, any>;
     },
@@ -100,7 +106,7 @@ function meter(rig: ConsultRig) {
 const value = (id: string, reason: string) => ({ id, verdict: 'AGREE', claimType: 'value', reason });
 const consult = { waitSeconds: 60 };
 
-async function standardRun(): Promise<{ costs: CallCost[]; codexTurns: number }> {
+async function standardRun(): Promise<{ costs: CallCost[]; codexTurns: number; staleReportItems: number }> {
   const rig = await startConsultRig(standardConsultee);
   try {
     const m = meter(rig);
@@ -154,7 +160,7 @@ async function standardRun(): Promise<{ costs: CallCost[]; codexTurns: number }>
     });
     await m.call('delib_arbitrate', { deliberationId: id, waitSeconds: 60 });
     await checkStandard(rig, id);
-    return { costs: m.costs, codexTurns: rig.server.requests.length };
+    return { costs: m.costs, codexTurns: rig.server.requests.length, staleReportItems: await staleItems(rig, id) };
   } finally {
     await rig.close();
   }
@@ -163,6 +169,12 @@ async function standardRun(): Promise<{ costs: CallCost[]; codexTurns: number }>
 /** Which points were replaced by which, as the state records it. */
 const versions = (state: { points: { id: string; supersededBy?: string }[] }) =>
   state.points.filter((p) => p.supersededBy).map((p) => `${p.id}->${p.supersededBy}`).sort().join(', ');
+
+/** Claims the report file states though replaced, or leaves out (protocols/argumentation/report/stale-check.ts). */
+async function staleItems(rig: ConsultRig, id: string): Promise<number> {
+  const state = DeliberationState.parse((await rig.stateFile(id)).value);
+  return staleReportItems(state, await readFile(join(rig.stateDir, 'deliberations', `${id}.report.md`), 'utf8')).count;
+}
 
 /** The figures only count if the scenario ran as scripted. */
 async function checkStandard(rig: ConsultRig, id: string): Promise<void> {
@@ -193,7 +205,7 @@ async function quickRun(): Promise<{ costs: CallCost[]; codexTurns: number }> {
       consult,
     });
     const end = await m.call('delib_judge', { deliberationId: id, phase: { advance: true }, synthesis: { recommendation: 'Postgres SKIP LOCKED', confidence: 'high' } });
-    if (!end.report) throw new Error(`the quick scenario did not end with a report: ${JSON.stringify(end)}`);
+    if (!end.summary) throw new Error(`the quick scenario did not end with the report's summary: ${JSON.stringify(end)}`);
     return { costs: m.costs, codexTurns: rig.server.requests.length };
   } finally {
     await rig.close();
@@ -210,6 +222,8 @@ export async function benchOrchestration(): Promise<Record<string, number>> {
   return {
     'orchestration.standard.toolCalls': standard.costs.length,
     'orchestration.standard.resultBytes': standard.costs.reduce((sum, c) => sum + c.bytes, 0),
+    'orchestration.standard.closingResultBytes': standard.costs.find((c) => c.closing)?.bytes ?? NaN,
+    'orchestration.standard.staleReportItems': standard.staleReportItems,
     'orchestration.quick.toolCalls': quick.costs.length,
     'orchestration.quick.codexTurns': quick.codexTurns,
   };

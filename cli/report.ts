@@ -4,6 +4,7 @@ import { basename, dirname, join } from 'node:path';
 import type { Command } from 'commander';
 import { redact } from '../schemas/secrets.js';
 import { compareHtml, compareMarkdown, loadReportSource, reportHtml, reportMarkdown, type ReportSource } from '../protocols/report/index.js';
+import { decisionRecordMarkdown } from '../protocols/argumentation/index.js';
 import { AUDIT_WARNING } from '../state/audit-log.js';
 import { parseEnvelope } from '../state/envelope.js';
 import { DELIBERATION_SCHEMA_VERSION } from '../mcp-server/deliberations.js';
@@ -12,7 +13,10 @@ interface ReportOptions {
   html?: string;
   md?: string;
   compare?: boolean;
+  format?: string;
 }
+
+const FORMATS = ['report', 'madr'];
 
 /** `parley report run.json --html out.html`, `--md out.md` (Markdown to stdout by default), `--compare a.json b.json ...` or `--compare sweep/`. */
 export function registerReportCommand(program: Command): void {
@@ -23,6 +27,7 @@ export function registerReportCommand(program: Command): void {
     .option('--html <file>', 'write one offline HTML page here')
     .option('--md <file>', 'write the Markdown summary here (default: stdout when --html is not given)')
     .option('--compare', 'the same measures side by side for several runs (a sweep: one column per cell)')
+    .option('--format <format>', 'Markdown format: report (default), or madr, a deliberation as an architecture decision record', 'report')
     .action(async (files: string[], options: ReportOptions) => {
       try {
         await writeReports(files, options);
@@ -34,6 +39,9 @@ export function registerReportCommand(program: Command): void {
 }
 
 export async function writeReports(files: string[], options: ReportOptions): Promise<void> {
+  const madr = options.format === 'madr';
+  if (options.format !== undefined && !FORMATS.includes(options.format)) throw new Error(`unknown --format ${options.format}: give ${FORMATS.join(' or ')}`);
+  if (madr && (options.compare || options.html)) throw new Error('--format madr is Markdown of one deliberation: drop --compare and --html');
   if (files.length > 1 && !options.compare) throw new Error(`${files.length} files given: add --compare to put them side by side, or give one file`);
   const loaded = await Promise.all(
     files.map((file) =>
@@ -55,7 +63,7 @@ export async function writeReports(files: string[], options: ReportOptions): Pro
   if (!first) throw new Error('give a run or state file');
   // Reports quote replies and errors verbatim: known secrets are scrubbed from what is written.
   const html = async () => redact(await (options.compare ? compareHtml(sources) : reportHtml(first)));
-  const markdown = () => redact(options.compare ? compareMarkdown(sources) : reportMarkdown(first));
+  const markdown = () => redact(options.compare ? compareMarkdown(sources) : madr ? decisionRecord(first) : reportMarkdown(first));
   if (options.html) {
     await writeFile(options.html, await html());
     console.error(`wrote ${options.html}`);
@@ -65,6 +73,11 @@ export async function writeReports(files: string[], options: ReportOptions): Pro
     console.error(`wrote ${options.md}`);
   }
   if (!options.html && !options.md) process.stdout.write(markdown());
+}
+
+function decisionRecord(source: ReportSource): string {
+  if (source.kind !== 'argumentation') throw new Error(`--format madr needs an argumentation state file, not a ${source.kind} run`);
+  return decisionRecordMarkdown(source.state);
 }
 
 /**

@@ -1,7 +1,8 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { DeliberationState } from '../schemas/argumentation.js';
 import { applyMove, moves, nextLegalMoves, startDeliberation, type ItemRefusal, type MoveResult, type StartInput } from '../protocols/argumentation/index.js';
-import { createDocumentStore, deliberationStoreLocation, type DocumentStore, type StoreLayout } from '../state/document-store.js';
+import { createDocumentStore, deliberationStoreLocation, reportPathFor, type DocumentStore, type StoreLayout } from '../state/document-store.js';
+import { existingFile, writeReportFile } from './report-file.js';
 import { ToolRefusal } from './tool-kit.js';
 
 /** The schemaVersion of deliberation state files this parley writes (and the newest it reads). */
@@ -13,6 +14,8 @@ export interface MoveOutcome {
   revision: number | null;
   /** Items of a batch the engine refused (the rest applied). */
   refused?: ItemRefusal[];
+  /** A synthesized deliberation's report file, rewritten by this move (or why it could not be). */
+  reportFile?: { path: string } | { error: string };
 }
 
 /**
@@ -22,6 +25,7 @@ export interface MoveOutcome {
 export class Deliberations {
   readonly store: DocumentStore<DeliberationState>;
   private readonly quick = new Map<string, DeliberationState>();
+  private readonly reportPath: (id: string) => string;
 
   constructor(options: { env: NodeJS.ProcessEnv; home: string; dir?: string; layout?: StoreLayout; clock: () => Date }) {
     const location = deliberationStoreLocation({ env: options.env, dir: options.dir ?? (options.layout ? undefined : `${options.home}/deliberations`), layout: options.layout });
@@ -35,6 +39,12 @@ export class Deliberations {
       summarize: (state) => ({ question: state.question.slice(0, 120), mode: state.mode, n: state.n, phase: state.phase, status: state.status }),
     });
     this.clock = options.clock;
+    this.reportPath = (id) => reportPathFor(location.dir, id, location.filePrefix);
+  }
+
+  /** The report file of a stored deliberation, when there is one (quick ones keep nothing on disk). */
+  async reportFile(id: string): Promise<string | undefined> {
+    return this.quick.has(id) ? undefined : existingFile(this.reportPath(id));
   }
 
   private readonly clock: () => Date;
@@ -72,6 +82,11 @@ export class Deliberations {
       this.quick.set(id, accepted.state);
       return { ...accepted, revision: null };
     }
+    // Once synthesized, every change rewrites the report file, under the lock so that writes keep revision order.
+    let reportFile: MoveOutcome['reportFile'];
+    const afterCommit = async (state: DeliberationState) => {
+      if (state.report) reportFile = await writeReportFile(this.store, this.reportPath(id), state);
+    };
     // The audit line records the effects or the refusal, not the whole state.
     const outcome = await this.store
       .update<AuditedOutcome>(
@@ -80,14 +95,15 @@ export class Deliberations {
           const result = applyMove(current, moveName, input, ctx);
           return result.ok ? { value: result.state, result: { ok: true, effects: result.effects, ...(result.refused?.length ? { refused: result.refused } : {}) } } : { refuse: result };
         },
-        { audit: { type: 'move', move: moveName, input }, auditUnchanged: { type: 'move', move: moveName, input: unchangedInput(input) } },
+        { audit: { type: 'move', move: moveName, input }, auditUnchanged: { type: 'move', move: moveName, input: unchangedInput(input) }, afterCommit },
       )
       .catch((error: unknown) => {
         throw notFoundAsRefusal(id, error);
       });
     if (!outcome.result.ok) unwrap(outcome.result);
     const result = outcome.result.ok ? outcome.result : undefined;
-    return { state: outcome.value, effects: result?.effects ?? [], revision: outcome.revision, ...(result?.refused ? { refused: result.refused } : {}) };
+    const effects = [...(result?.effects ?? []), ...(reportFile && 'error' in reportFile ? [reportFile.error] : [])];
+    return { state: outcome.value, effects, revision: outcome.revision, ...(result?.refused ? { refused: result.refused } : {}), ...(reportFile ? { reportFile } : {}) };
   }
 
   async list(): Promise<{ id: string; summary?: unknown; updatedAt?: string; problem?: string }[]> {

@@ -285,38 +285,23 @@ export const ReplyReading = z.object({
 });
 export type ReplyReading = z.infer<typeof ReplyReading>;
 
+export const ConfidenceLevel = z.enum(['high', 'medium', 'low']);
+export type ConfidenceLevel = z.infer<typeof ConfidenceLevel>;
+
+/** Confidence in aspects of the answer where it differs from the whole: {"the deployment": "medium"}. */
+export const ConfidenceAspects = z.record(z.string(), ConfidenceLevel);
+export type ConfidenceAspects = z.infer<typeof ConfidenceAspects>;
+
 export const Recommendation = z.object({
   text: z.string(),
-  confidence: z.enum(['high', 'medium', 'low']),
+  confidence: ConfidenceLevel,
+  aspects: ConfidenceAspects.optional(),
   caveats: z.array(z.string()),
 });
 export type Recommendation = z.infer<typeof Recommendation>;
 
 export const Termination = z.object({ reason: TerminationReason, iter: z.number().int(), note: z.string() });
 export type Termination = z.infer<typeof Termination>;
-
-const ReportEntry = z.object({ ref: z.string(), text: z.string() }).catchall(z.unknown());
-
-export const SynthesisReport = z.object({
-  question: z.string(),
-  recommendation: Recommendation.optional(),
-  mode: Mode,
-  framing: Framing,
-  iterations: z.number().int(),
-  termination: Termination.optional(),
-  inconclusive: z.boolean(),
-  unblock: z.array(z.string()),
-  agreed: z.array(ReportEntry),
-  dismissed: z.array(ReportEntry),
-  unresolved: z.array(ReportEntry),
-  surfacedQuestions: z.array(z.string()),
-  notEvaluated: z.array(ReportEntry),
-  stressTest: StressTest.optional(),
-  arbitration: z
-    .object({ flaggedRatio: z.number(), warning: z.boolean(), flags: z.array(ArbitrationFlag).optional(), remarks: z.string().optional() })
-    .optional(),
-});
-export type SynthesisReport = z.infer<typeof SynthesisReport>;
 
 export const DeliberationState = z.object({
   schemaVersion: z.literal(1),
@@ -364,6 +349,11 @@ export const DeliberationState = z.object({
   recommendation: Recommendation.optional(),
   status: z.enum(['active', 'terminated']),
   termination: Termination.optional(),
-  report: z.object({ json: SynthesisReport, markdown: z.string() }).optional(),
+  /**
+   * Set by synthesis: the report exists. It is rendered from the state on demand (summary, Markdown,
+   * decision record), so it cannot go stale; files written before kept its JSON and Markdown here,
+   * which are read and dropped.
+   */
+  report: z.object({ synthesizedAt: z.string().optional() }).optional(),
 });
 export type DeliberationState = z.infer<typeof DeliberationState>;

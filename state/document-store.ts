@@ -15,7 +15,7 @@ export type { FsSeam, FileHandleSeam } from './fs-seam.js';
 export { nodeFs } from './fs-seam.js';
 export type { Migration } from './envelope.js';
 export type * from './store-types.js';
-export { auditLogPathFor, deliberationStoreLocation, validateDocumentId, type StoreLayout, type StoreLocation } from './locations.js';
+export { auditLogPathFor, reportPathFor, deliberationStoreLocation, validateDocumentId, type StoreLayout, type StoreLocation } from './locations.js';
 
 const DEFAULT_LOCK_STALE_MS = 10_000;
 /** A document's folder is swept for leftovers of killed writers at most this often per process. */
@@ -225,6 +225,7 @@ export function createDocumentStore<T>(options: DocumentStoreOptions<T>): Docume
         await commit(path, lock, envelopeFor(next, revision + 1, envelope.createdAt, now().toISOString()), () =>
           appendAudit(id, updateOptions.audit, { revision: revision + 1, changed: true, result: outcome.result }),
         );
+        await updateOptions.afterCommit?.(next, revision + 1);
         return { revision: revision + 1, value: next, result: outcome.result, changed: true };
       });
     },

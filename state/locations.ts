@@ -57,6 +57,13 @@ export function auditLogPathFor(dir: string, id: string, filePrefix = ''): strin
   return join(dir, `${filePrefix}${validateDocumentId(id)}.audit.jsonl`);
 }
 
+/** The report kept beside a document's state file (a deliberation's Markdown report): `<id>.report.md`. */
+export const REPORT_SUFFIX = '.report.md';
+
+export function reportPathFor(dir: string, id: string, filePrefix = ''): string {
+  return join(dir, `${filePrefix}${validateDocumentId(id)}${REPORT_SUFFIX}`);
+}
+
 /** The id in a state file name, or undefined for anything else in the folder (locks, temps, logs, moved-aside files). */
 export function idFromStateFileName(name: string, filePrefix = ''): string | undefined {
   if (!name.startsWith(filePrefix) || !name.endsWith('.json')) return undefined;

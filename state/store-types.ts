@@ -37,13 +37,18 @@ export type AuditEntry = { type: string } & Record<string, unknown>;
 
 export type ApplyOutcome<T, R> = { value: T; result: R } | { refuse: R };
 
-export interface UpdateOptions {
+export interface UpdateOptions<T = unknown> {
   /** Refuse with StoreError('revision-conflict') unless the stored revision is exactly this. */
   expectRevision?: number;
   /** Appended (fsynced) to the document's audit log while the lock is still held, refusals included. */
   audit?: AuditEntry;
   /** The line to append instead when the update changes nothing (a refusal): it need not carry a large input. */
   auditUnchanged?: AuditEntry;
+  /**
+   * Runs once a change is committed and audited, still under the lock (never for a refusal or a no-op):
+   * files derived from the document (a report) are written in revision order, whoever writes them.
+   */
+  afterCommit?: (value: T, revision: number) => Promise<void>;
 }
 
 export interface UpdateResult<T, R> {
@@ -69,7 +74,7 @@ export interface DocumentStore<T> {
   auditLog(id: string): AuditLog;
   create(id: string, value: T, options?: { audit?: AuditEntry }): Promise<StoredDocument<T>>;
   read(id: string): Promise<StoredDocument<T>>;
-  update<R>(id: string, apply: (current: T, revision: number) => ApplyOutcome<T, R>, options?: UpdateOptions): Promise<UpdateResult<T, R>>;
+  update<R>(id: string, apply: (current: T, revision: number) => ApplyOutcome<T, R>, options?: UpdateOptions<T>): Promise<UpdateResult<T, R>>;
   list(): Promise<ListedDocument[]>;
   remove(id: string): Promise<void>;
 }

@@ -55,6 +55,8 @@ const COVERAGE: Record<string, string> = {
   'parley report debate.json': HERE,
   'parley report a.json b.json c.json --compare --html compare.html': HERE,
   'parley report results/summary.json --compare': 'not verbatim: needs a finished sweep; test/protocols/report/report-extra.test.ts runs `parley report <sweep>/summary.json --compare` on a real sweep',
+  'parley report deliberation.json --format madr --md docs/adr/0007-job-queue.md':
+    'not verbatim: needs a synthesized deliberation; test/protocols/report/report.test.ts runs `parley report <state> --format madr --md <file>` on one made by the engine',
   'claude mcp add parley -e PARLEY_TOOLS=argumentation -- node /path/to/parley/plugin/parley-server.mjs': HERE,
   'npx @modelcontextprotocol/inspector --cli node plugin/parley-server.mjs serve --method tools/list': 'test/mcp-server/stdio.test.ts (read from the README by its marker, run as written)',
 };

@@ -2,7 +2,8 @@ import { z } from 'zod';
 import type { DeliberationState } from '../../schemas/argumentation.js';
 import { effectsView, nextLines, replyView, type ItemRefusal } from '../../protocols/argumentation/index.js';
 import type { ConsultSettings } from '../consult-service.js';
-import { serverRefusal } from '../deliberations.js';
+import { serverRefusal, type MoveOutcome } from '../deliberations.js';
+import { summaryWithReport } from '../report-file.js';
 import type { ServerDeps } from '../deps.js';
 import { reportProgress, ToolRefusal, type ToolExtra } from '../tool-kit.js';
 
@@ -56,4 +57,10 @@ export async function consultAndWait(deps: ServerDeps, id: string, settings: Con
   const codex = { turns: turns.length, seconds, ...(turns.some((t) => t.recovered) ? { recovered: true } : {}) };
   const read = moved.state.replyRecorded ? replyView(moved.state) : undefined;
   return { ...leanResult(moved.state, effects, undefined, !!read), consult: { status: 'done', codex, ...(read ? { reply: read } : {}) } };
+}
+
+/** The summary a closing move returns, with where the full report is (the file the move just wrote). */
+export async function closingSummary(deps: ServerDeps, moved: MoveOutcome) {
+  const file = moved.reportFile && 'path' in moved.reportFile ? moved.reportFile.path : await deps.deliberations.reportFile(moved.state.id);
+  return summaryWithReport(moved.state, file);
 }

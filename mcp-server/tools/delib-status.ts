@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { statusView } from '../../protocols/argumentation/index.js';
 import { defineTool } from '../tool-kit.js';
 import type { ServerDeps } from '../deps.js';
+import { summaryWithReport } from '../report-file.js';
 import { DeliberationId } from './delib-shared.js';
 
 export const delibStatusTool = (deps: ServerDeps) =>
@@ -15,6 +16,8 @@ export const delibStatusTool = (deps: ServerDeps) =>
     async handler({ deliberationId }) {
       if (!deliberationId) return { deliberations: await deps.deliberations.list() };
       const { state, revision } = await deps.deliberations.get(deliberationId);
-      return { deliberationId: state.id, revision, ...statusView(state) };
+      const view = statusView(state);
+      if (!state.report) return { deliberationId: state.id, revision, ...view };
+      return { deliberationId: state.id, revision, ...view, summary: summaryWithReport(state, await deps.deliberations.reportFile(state.id)) };
     },
   });

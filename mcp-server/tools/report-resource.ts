@@ -2,7 +2,8 @@ import { ResourceTemplate, type McpServer } from '@modelcontextprotocol/sdk/serv
 import type { ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
 import { assertSafeId } from '../../state/paths.js';
 import { redact } from '../../schemas/secrets.js';
-import type { AuditRecord } from '../../state/audit-log.js';
+import { decisionRecordMarkdown } from '../../protocols/argumentation/index.js';
+import { deliberationReport } from '../report-file.js';
 import type { ServerDeps } from '../deps.js';
 import { TOOL_PROFILES, type ToolGroup } from '../tool-profiles.js';
 
@@ -20,7 +21,7 @@ async function runSource(deps: ServerDeps, runId: string) {
 
 /**
  * Reports as MCP resources (known secrets scrubbed: a report quotes replies and errors verbatim): `parley://runs/{runId}/report.md` and `.html` for server-run protocols,
- * `parley://deliberations/{id}/report.md` for argumentation. Registering twice on one server is a no-op.
+ * `parley://deliberations/{id}/report.md` and `decision.md` (MADR) for argumentation. Registering twice on one server is a no-op.
  */
 export function registerReportResources(server: McpServer, deps: ServerDeps, groups: ReadonlySet<ToolGroup> = new Set(TOOL_PROFILES.all)): void {
   if (registered.has(server)) return;
@@ -59,30 +60,19 @@ function registerDeliberationReport(server: McpServer, deps: ServerDeps): void {
   server.registerResource(
     'deliberation-report-md',
     new ResourceTemplate('parley://deliberations/{id}/report.md', { list: undefined }),
-    { title: 'Deliberation report (Markdown)', description: 'Buckets, challenges and ledger of an argumentation deliberation', mimeType: 'text/markdown' },
+    { title: 'Deliberation report (Markdown)', description: 'The full report of an argumentation deliberation: answer, claims by bucket with their history, challenges and ledger', mimeType: 'text/markdown' },
     async (uri, { id }): Promise<ReadResourceResult> => {
-      const deliberationId = one(id);
-      const { state } = await deps.deliberations.get(deliberationId);
-      const { audit, unreadable } = state.mode === 'quick' ? { audit: [] } : await readAudit(deps, deliberationId);
-      const { reportMarkdown, sourceFromData } = await reports();
-      const markdown = reportMarkdown(sourceFromData(state, { label: deliberationId, audit }));
-      return { contents: [{ uri: uri.href, mimeType: 'text/markdown', text: redact(unreadable ? withNote(markdown, unreadable) : markdown) }] };
+      const { state } = await deps.deliberations.get(one(id));
+      return { contents: [{ uri: uri.href, mimeType: 'text/markdown', text: redact(await deliberationReport(deps.deliberations.store, state)) }] };
     },
   );
-}
-
-/** The audit log, or why it could not be read (the error's message names the file, never its content). */
-async function readAudit(deps: ServerDeps, deliberationId: string): Promise<{ audit: AuditRecord[]; unreadable?: string }> {
-  try {
-    return { audit: await deps.deliberations.store.auditLog(deliberationId).readAll() };
-  } catch (error) {
-    return { audit: [], unreadable: error instanceof Error ? error.message : String(error) };
-  }
-}
-
-/** Under the title: the record that follows is the state's alone. */
-function withNote(markdown: string, reason: string): string {
-  const note = `> **The audit log could not be read** (${reason}): the record below comes from the state alone, without its dates.`;
-  const [title, ...rest] = markdown.split('\n\n');
-  return title?.startsWith('# ') ? [title, note, ...rest].join('\n\n') : `${note}\n\n${markdown}`;
+  server.registerResource(
+    'deliberation-decision-md',
+    new ResourceTemplate('parley://deliberations/{id}/decision.md', { list: undefined }),
+    { title: 'Deliberation decision record (MADR)', description: 'A synthesized deliberation as an architecture decision record (MADR): context, options, decision, consequences', mimeType: 'text/markdown' },
+    async (uri, { id }): Promise<ReadResourceResult> => {
+      const { state } = await deps.deliberations.get(one(id));
+      return { contents: [{ uri: uri.href, mimeType: 'text/markdown', text: redact(decisionRecordMarkdown(state)) }] };
+    },
+  );
 }

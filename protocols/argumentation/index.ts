@@ -41,6 +41,9 @@ export type { Reading, ReadPoint, ReadAnswer } from './reading/reading.js';
 export { phaseFor, ITERATION_CAP, QUICK_ITERATION_CAP } from './core/queries.js';
 export { placeCounts } from './moves/synthesize.js';
 export { deliberationMarkdown, type MarkdownOptions } from './report/report-markdown.js';
+export { decisionRecordMarkdown } from './report/decision-record.js';
+export { staleReportItems, type StaleReport } from './report/stale-check.js';
+export { closingSummary, type ClosingSummary } from './views/closing-summary.js';
 export { challengeTimeline, phaseOf, type ChallengeEvent, type ChallengeSpan } from './report/timeline.js';
 export { JudgeInput, PointJudgment, ChallengeJudgment } from './moves/judgment.js';
 export { SynthesizeInput, ReplyRecordInput, ArbitrationRecordInput };
@@ -64,7 +67,7 @@ export const moves: { [name: string]: Move<any> } = {
   arbitration_record: move('arbitration_record', ArbitrationRecordInput, arbitrationRecord),
 };
 
-/** Synthesize as a plain function; on success `state.report` holds {json, markdown}. */
+/** Synthesize as a plain function; on success `state.report` marks the report built (closingSummary, deliberationMarkdown render it). */
 export function synthesize(state: DeliberationState, ctx: MoveContext, input: Partial<SynthesizeInput> = {}): MoveResult {
   return synthesizeMove(state, input, ctx);
 }

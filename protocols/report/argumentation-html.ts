@@ -2,6 +2,9 @@ import type { TopLevelSpec } from 'vega-lite';
 import type { DeliberationState } from '../../schemas/argumentation.js';
 import type { AuditRecord } from '../../state/audit-log.js';
 import { challengeTimeline, phaseOf } from '../argumentation/report/timeline.js';
+import { bucketClaims, isInconclusive, unblockLines, type ClaimEntry } from '../argumentation/report/claim-record.js';
+import { notEvaluatedItems } from '../argumentation/report/claim-entries.js';
+import { confidenceText } from '../argumentation/report/report-markdown.js';
 import { bucketOf, refText } from './argumentation-data.js';
 import { barChart, vegaLiteSvg } from './charts.js';
 import { cards, esc, figure, header, page, table, tag } from './html.js';
@@ -10,7 +13,8 @@ const PHASE_COLORS = { CONSTRUCTIVE: '#cfe0f7', DEVELOPMENT: '#f5e3c4', CRYSTALL
 const EVENT_COLORS: Record<string, string> = { opened: '#c0392b', 'raised again': '#d1603d', defended: '#2f5da8', ended: '#1d2433' };
 
 export async function argumentationHtml(state: DeliberationState, audit: readonly AuditRecord[] = []): Promise<string> {
-  const b = state.buckets;
+  const b = bucketClaims(state);
+  const notEvaluated = notEvaluatedItems(state);
   const body = [
     header('Argumentation deliberation', state.question, [
       ['id', state.id],
@@ -25,27 +29,27 @@ export async function argumentationHtml(state: DeliberationState, audit: readonl
       ['agreed', b.agreed.length],
       ['dismissed', b.dismissed.length],
       ['unresolved', b.unresolved.length],
-      ['not evaluated', state.notEvaluated.length],
+      ['not evaluated', notEvaluated.length],
       ['challenges', state.challenges.length],
       ['ledger facts', state.ledger.length],
     ]),
     warnings(state),
     state.material ? `<details><summary>Material given with the question</summary><blockquote>${esc(state.material)}</blockquote></details>` : '',
     '<h2>Buckets</h2>',
-    bucketSection('agreed', 'Agreed', ['point', 'claim', 'evidence', 'reason'], b.agreed.map((i) => [
-      pointCell(state, i.pointId),
+    bucketSection('agreed', 'Agreed', ['point', 'claim', 'evidence', 'reason'], b.agreed.map(({ item: i, ...e }) => [
+      claimCell(e),
       i.claimType,
       { html: `${tag(i.evidenceType, i.evidenceType === 'n/a' ? 'na' : 'agreed').html}${i.premises?.length ? ` <span class="muted">from ${esc(i.premises.join(', '))}</span>` : ''}${i.evidence ? ` <span class="muted">${esc(i.evidence)}</span>` : ''}` },
       i.reason,
     ])),
-    bucketSection('dismissed', 'Dismissed', ['point', 'tag', 'reason'], b.dismissed.map((i) => [pointCell(state, i.pointId), tag(i.tag, 'dismissed'), i.reason])),
-    bucketSection('unresolved', 'Unresolved', ['point', 'status', 'crux', 'what would settle it'], b.unresolved.map((i) => [
-      pointCell(state, i.pointId),
+    bucketSection('dismissed', 'Dismissed', ['point', 'tag', 'reason'], b.dismissed.map(({ item: i, ...e }) => [claimCell(e), tag(i.tag, 'dismissed'), i.reason])),
+    bucketSection('unresolved', 'Unresolved', ['point', 'status', 'crux', 'what would settle it'], b.unresolved.map(({ item: i, ...e }) => [
+      claimCell(e),
       tag(i.status, 'unresolved'),
       i.crux,
       [i.measurement && `measure ${i.measurement}`, i.threshold && `threshold ${i.threshold}`, i.verdictChange].filter(Boolean).join('; ') || null,
     ])),
-    bucketSection('not-evaluated', 'Not evaluated', ['ref', 'reason', 'note'], state.notEvaluated.map((i) => [pointCell(state, i.ref), tag(i.reason), i.note])),
+    bucketSection('not-evaluated', 'Not evaluated', ['ref', 'reason', 'note'], notEvaluated.map((i) => [{ html: `<b>${esc(i.ref)}</b> ${esc(refText(state, i.ref))}` }, tag(i.reason), i.note])),
     state.surfacedQuestions.length ? `<h3>Surfaced questions</h3><ul>${state.surfacedQuestions.map((q) => `<li><b>${esc(q.id)}</b> ${esc(q.text)}</li>`).join('')}</ul>` : '',
     '<h2>Challenges over iterations and phases</h2>',
     await timelineFigure(state, audit),
@@ -67,7 +71,7 @@ function recommendation(state: DeliberationState): string {
   return [
     '<section class="recommendation"><h2>Recommendation</h2>',
     r.text.split(/\n\s*\n/).map((p) => `<p>${esc(p.trim())}</p>`).join(''),
-    `<p>Confidence: ${tag(r.confidence, r.confidence === 'high' ? 'agreed' : r.confidence === 'low' ? 'dismissed' : 'unresolved').html}</p>`,
+    `<p>Confidence: ${tag(r.confidence, r.confidence === 'high' ? 'agreed' : r.confidence === 'low' ? 'dismissed' : 'unresolved').html}${Object.keys(r.aspects ?? {}).length ? ` ${esc(confidenceText(r).slice(r.confidence.length).trim())}` : ''}</p>`,
     caveats.length ? `<p><b>Caveats</b></p><ul>${caveats.map((c) => `<li>${esc(c)}</li>`).join('')}</ul>` : '',
     '</section>',
   ].join('');
@@ -75,18 +79,19 @@ function recommendation(state: DeliberationState): string {
 
 function warnings(state: DeliberationState): string {
   const out: string[] = [];
-  const report = state.report?.json;
   if (state.arbitration?.warning) out.push(`The arbiter flagged ${Math.round(state.arbitration.flaggedRatio * 100)}% of the items: treat this result with caution.`);
-  if (report?.inconclusive) out.push(`Inconclusive: nothing was agreed or dismissed. To unblock: ${report.unblock.join('; ') || 'see Unresolved'}.`);
+  if (state.report && isInconclusive(state)) out.push(`Inconclusive: nothing was agreed or dismissed. To unblock: ${unblockLines(state).join('; ') || 'see Unresolved'}.`);
   if (!state.report) out.push('Not synthesized yet: this is the state as it stands, not a final report.');
   return out.map((text) => `<p class="warn">${esc(text)}</p>`).join('\n');
 }
 
-/** A point as the report states it: a partial concession shows the narrowed claim first. */
-function pointCell(state: DeliberationState, ref: string): { html: string } {
-  const narrowed = state.points.find((p) => p.id === ref)?.narrowed;
-  const text = narrowed ? `${esc(narrowed)} <span class="muted">(narrowed from: ${esc(refText(state, ref))})</span>` : esc(refText(state, ref));
-  return { html: `<b>${esc(ref)}</b> ${text}` };
+/** A claim as the report states it: what it now says first, then what it narrowed and the versions it replaced. */
+function claimCell(e: Omit<ClaimEntry<unknown>, 'item'>): { html: string } {
+  const history = [
+    ...(e.point.narrowed ? [`narrowed from: ${esc(e.point.text)}`] : []),
+    ...e.replaced.map((p) => `replaces ${esc(p.id)}: ${esc(p.narrowed ?? p.text)}`),
+  ];
+  return { html: `<b>${esc(e.point.id)}</b> ${esc(e.text)}${history.map((h) => ` <span class="muted">(${h})</span>`).join('')}` };
 }
 
 function bucketSection(cls: string, title: string, headers: string[], rows: Parameters<typeof table>[1]): string {

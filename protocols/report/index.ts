@@ -26,7 +26,7 @@ export function reportHtml(source: ReportSource): Promise<string> {
 }
 
 export function reportMarkdown(source: ReportSource): string {
-  if (source.kind === 'argumentation') return deliberationMarkdown(source.state, { record: true, audit: source.audit });
+  if (source.kind === 'argumentation') return deliberationMarkdown(source.state, { audit: source.audit });
   if (source.kind === 'dialogic') return dialogicMarkdown(source.run, source.baseline, source.audit);
   if (source.kind === 'sweep') return compareMarkdown([source]);
   return debateMarkdown(source.transcript);

@@ -15,7 +15,7 @@ afterEach(async () => {
   harness = undefined;
 });
 
-const LEAN_KEYS = ['deliberationId', 'at', 'effects', 'refused', 'next', 'consult', 'report', 'arbitration'];
+const LEAN_KEYS = ['deliberationId', 'at', 'effects', 'refused', 'next', 'consult', 'summary', 'arbitration'];
 
 /** A move's result is lean: what changed and what next, never the whole state. */
 function expectLean(result: Record<string, unknown>): void {
@@ -111,18 +111,29 @@ describe('argumentation through the MCP tools alone', () => {
     expectLean(ended);
     expect(ended.at).toBe('n=3 DEVELOPMENT terminated');
     expect(ended.effects.join('\n')).toMatch(/converged[\s\S]*report ready: 2 agreed, 0 dismissed/);
-    expect(ended.report).toContain('Redis, with snapshots on');
-    expect(ended.report).toMatch(/AGREED[\s\S]*P1\.1[\s\S]*Redis persists sessions across restarts/);
+    // The closing result is the report's summary, to hand to the user as it is; the full report is a file beside the state.
+    const dir = join(h.home, 'deliberations');
+    expect(ended.summary).toEqual({
+      question: 'Redis or Memcached for the session cache?',
+      answer: 'Redis, with snapshots on',
+      confidence: 'medium',
+      caveats: ['One VM: no failover either way'],
+      agreed: ['P1.1 Redis persists sessions across restarts. EVIDENCE: redis.conf:300 "save 3600 1" — cited verbatim', 'P1.2 Memcached is simpler to run on one small VM. INFERENCE — value judgment'],
+      dismissed: [],
+      unresolved: [],
+      record: `deliberation ${id}: standard mode, compare, 3 iterations, ended by convergence`,
+      report: { file: join(dir, `${id}.report.md`), uri: `parley://deliberations/${id}/report.md`, decisionRecord: `parley://deliberations/${id}/decision.md` },
+    });
+    expect(await readFile(ended.summary.report.file, 'utf8')).toMatch(/## AGREED \(2\)\n\n- \*\*P1\.1\*\* Redis persists sessions across restarts/);
 
-    // The full state is delib_status's alone.
+    // A finished deliberation's status gives the same summary (the result may be lost), not the whole state.
     const status = await h.ok('delib_status', { deliberationId: id });
-    expect(status).toMatchObject({ mode: 'standard', n: 3, status: 'terminated', termination: { reason: 'convergence' }, buckets: { agreed: ['P1.2', 'P1.1'] } });
+    expect(status).toMatchObject({ mode: 'standard', n: 3, status: 'terminated', termination: { reason: 'convergence' }, summary: ended.summary });
+    expect(status.buckets).toBeUndefined();
 
     // On disk: the state file, and an audit line for every move, with the refused items.
-    const dir = join(h.home, 'deliberations');
     const envelope = JSON.parse(await readFile(join(dir, `${id}.json`), 'utf8'));
     expect(envelope.value).toMatchObject({ id, status: 'terminated', recommendation: { text: 'Redis, with snapshots on', confidence: 'medium' } });
-    expect(envelope.value.report.json.agreed.map((item: { ref: string }) => item.ref).sort()).toEqual(['P1.1', 'P1.2']);
     const audit = (await readFile(join(dir, `${id}.audit.jsonl`), 'utf8')).trim().split('\n').map((line) => JSON.parse(line));
     expect(audit.flatMap((r) => r.result?.refused ?? []).map((x: { rule: string }) => x.rule)).toEqual(['valid-reply-required', 'evidence-gate']);
     expect(audit.find((r) => r.result?.ok === false)).toMatchObject({ move: 'synthesize', result: { refusal: { rule: 'not-terminated' } } });
@@ -205,11 +216,12 @@ describe('argumentation through the MCP tools alone', () => {
     const ended = await h.ok('delib_judge', { deliberationId: id, phase: { advance: true }, synthesis: RECOMMENDATION });
     expect(ended.at).toBe('n=2 CONSTRUCTIVE terminated');
     expect(ended.effects.join('\n')).toMatch(/converged[\s\S]*report ready: 1 agreed/);
-    expect(ended.report).toContain('Redis, with snapshots on');
+    expect(ended.summary).toMatchObject({ answer: 'Redis, with snapshots on', agreed: [expect.stringMatching(/^P1\.1 /)] });
     expect(ended.consult).toBeUndefined();
     expect(codex.calls).toHaveLength(2);
     const status = await h.ok('delib_status', { deliberationId: id });
-    expect(status).toMatchObject({ termination: { reason: 'convergence' }, buckets: { agreed: ['P1.1'], notEvaluated: [] }, formatFailures: 0 });
+    expect(status).toMatchObject({ termination: { reason: 'convergence' }, summary: { agreed: [expect.stringMatching(/^P1\.1 /)] } });
+    expect(status.summary.notEvaluated).toBeUndefined();
   });
 
   it('minimal mode keeps phases and challenges but refuses the stress test', async () => {
@@ -257,9 +269,12 @@ describe('argumentation through the MCP tools alone', () => {
     });
     // Nothing contested: quick mode ends at the first advance.
     expect(ended.at).toBe('n=1 terminated');
-    expect(ended.report).toMatch(/## AGREED \(2\)\n\n- \*\*P1\.\d\*\*[\s\S]*\n- \*\*P1\.\d\*\*/);
+    expect(ended.summary.agreed.map((line: string) => line.split(' ')[0])).toEqual(['P1.1', 'P1.2']);
+    expect(ended.summary.report).toEqual({ uri: `parley://deliberations/${id}/report.md`, decisionRecord: `parley://deliberations/${id}/decision.md` });
     const status = await h.ok('delib_status', { deliberationId: id });
-    expect(status).toMatchObject({ mode: 'quick', status: 'terminated', buckets: { agreed: ['P1.2', 'P1.1'] } });
+    expect(status).toMatchObject({ mode: 'quick', status: 'terminated', summary: ended.summary });
+    const [report] = (await h.client.readResource({ uri: ended.summary.report.uri })).contents;
+    expect((report as { text: string }).text).toMatch(/## AGREED \(2\)\n\n- \*\*P1\.1\*\*[\s\S]*\n- \*\*P1\.2\*\*/);
     expect(await h.refused('delib_arbitrate', { deliberationId: id })).toMatch(/^\[mode-quick\]/);
     expect(await readdir(h.home)).toEqual([]);
   });

@@ -44,7 +44,8 @@ export interface ToolResult {
   consult?: { status: string; reply?: ReplyView };
   /** flagged: "1 of 2"; items: the flagged ones with the reviewer's reason. */
   arbitration?: { status: string; flagged?: { ref: string; why?: string }[]; reviewed?: number; remarks?: string };
-  report?: string;
+  /** The closing result's summary of the report, handed to the user as it is. */
+  summary?: Record<string, unknown>;
 }
 
 /** Consults in these tests get a scripted Codex: give each one time enough to answer in the same call. */
@@ -66,7 +67,7 @@ export function decide(plan: Plan, last: { tool: string; result: ToolResult } | 
   if (result.arbitration?.status === 'running') return { tool: 'delib_arbitrate', input: { deliberationId: id, ...CONSULT } };
   if (last.tool === 'delib_arbitrate') return { text: finalAnswer(id, result, earlier) };
   if (result.at?.endsWith('terminated')) {
-    if (!result.report) return { tool: 'delib_synthesize', input: { deliberationId: id, ...plan.synthesis } };
+    if (!result.summary) return { tool: 'delib_synthesize', input: { deliberationId: id, ...plan.synthesis } };
     if (plan.mode === 'standard' && plan.arbitrate) return { tool: 'delib_arbitrate', input: { deliberationId: id, ...CONSULT } };
     return { text: finalAnswer(id, result) };
   }
@@ -101,7 +102,7 @@ function judge(plan: Plan, reply: ReplyView, next: string[]): { judgment: Record
   };
 }
 
-/** What the orchestrator presents: the synthesis and arbitration effects, the flags, and the latest report it read. */
+/** What the orchestrator presents: the synthesis and arbitration effects, the flags, and the latest summary it read, as it is. */
 function finalAnswer(id: string, result: ToolResult, earlier: ToolResult[] = []): string {
   const read = [...earlier, result];
   const review = result.arbitration;
@@ -109,6 +110,6 @@ function finalAnswer(id: string, result: ToolResult, earlier: ToolResult[] = [])
   const flags = flagged.map((f) => `${f.ref} (${f.why ?? 'no reason given'})`).join(', ');
   const arbitration = review ? [`Arbitration flagged ${flagged.length} of ${review.reviewed ?? '?'}: ${flags || 'none'}. ${review.remarks ?? ''}`.trim()] : [];
   const effects = read.flatMap((r) => r.effects ?? []).filter((e) => e.startsWith('report ready') || e.startsWith('arbitration'));
-  const report = [...read].reverse().find((r) => r.report)?.report ?? '';
-  return [`Deliberation ${id} is synthesized.`, ...effects, ...arbitration, report].join('\n\n').trim();
+  const summary = [...read].reverse().find((r) => r.summary)?.summary;
+  return [`Deliberation ${id} is synthesized.`, ...effects, ...arbitration, summary ? JSON.stringify(summary, null, 2) : ''].join('\n\n').trim();
 }

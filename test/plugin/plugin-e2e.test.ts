@@ -148,8 +148,9 @@ describe('Claude Code runs a deliberation through the parley plugin', () => {
     expect(value.ledger.map((f: { tag: string }) => f.tag)).toEqual(['user', 'revision']);
     expect(value.recommendation).toMatchObject({ text: standardPlan.synthesis.recommendation, confidence: 'high' });
     expect(value.arbitration).toMatchObject({ items: expect.arrayContaining([expect.objectContaining({ ref: 'P1.2', flagged: true })]), remarks: expect.stringContaining('fixed delay') });
-    expect(value.report.markdown).toContain(standardPlan.synthesis.recommendation);
-    expect(value.report.markdown).toContain(USER_QUESTION);
+    const report = await readFile(path.join(dir, `${standard.deliberationId}.report.md`), 'utf8');
+    expect(report).toContain(standardPlan.synthesis.recommendation);
+    expect(report).toContain(USER_QUESTION);
 
     const audit = await openAuditLog(path.join(dir, `${standard.deliberationId}.audit.jsonl`)).readAll();
     const consulted = audit.filter((r: any) => r.type === 'consult-reply');

@@ -120,6 +120,35 @@ describe('document store', () => {
     expect((await readdir(dir)).sort()).toEqual(['.d1.json.999999.abcdefabcdef.tmp', 'd1.json']);
   });
 
+  it('runs afterCommit under the lock once a change is committed and audited, never for a refusal or a no-op', async () => {
+    await store.create('d1', { count: 0, writers: [] });
+    const seen: string[] = [];
+    const afterCommit = async (doc: CounterDoc, revision: number) => {
+      // The change is on disk and audited when it runs; the lock is still held.
+      const onDisk = JSON.parse(await readFile(join(dir, 'd1.json'), 'utf8'));
+      const audited = (await readFile(join(dir, 'd1.audit.jsonl'), 'utf8')).trim().split('\n').length;
+      const locked = (await readdir(dir)).includes('d1.json.lock');
+      seen.push(`r${revision} count=${doc.count} disk=${onDisk.value.count} audit=${audited} locked=${locked}`);
+    };
+    await store.update('d1', increment, { audit: { type: 'move' }, afterCommit });
+    await store.update('d1', () => ({ refuse: 'no' }), { audit: { type: 'move' }, afterCommit });
+    await store.update('d1', (doc) => ({ value: doc, result: 'same' }), { audit: { type: 'move' }, afterCommit });
+    expect(seen).toEqual(['r2 count=1 disk=1 audit=1 locked=true']);
+  });
+
+  it("sweeps the temp file of a killed writer of the document's report, as of its state file, and no other", async () => {
+    await store.create('d1', { count: 0, writers: [] });
+    const past = new Date(Date.now() - 3_600_000);
+    const leftovers = ['.d1.json.999999.abcdefabcdef.tmp', '.d1.report.md.999999.abcdefabcdef.tmp', '.d10.report.md.999999.abcdefabcdef.tmp', '.d1.notes.md.999999.abcdefabcdef.tmp'];
+    for (const name of leftovers) {
+      await writeFile(join(dir, name), 'partial');
+      await utimes(join(dir, name), past, past);
+    }
+    // A store new to the folder sweeps at its first write (a process sweeps each document at most once a second).
+    await createDocumentStore({ dir, schema: CounterDoc, currentVersion: 1 }).update('d1', increment);
+    expect((await readdir(dir)).filter((name) => name.endsWith('.tmp')).sort()).toEqual(['.d1.notes.md.999999.abcdefabcdef.tmp', '.d10.report.md.999999.abcdefabcdef.tmp']);
+  });
+
   it('recreates its folder if it was deleted while the store was in use', async () => {
     await store.create('d1', { count: 0, writers: [] });
     await cleanup();

@@ -16,7 +16,6 @@ import { surfaceQuestion } from '../core/mutations.js';
 import { accept, draft, refuse, requireActive, type ItemRefusal, type MoveContext, type MoveResult } from './result.js';
 import { StressTestRecordInput, stressTestRecord, warrantStressTest } from './review-moves.js';
 import { synthesize, SynthesizeInput } from './synthesize.js';
-import { rebuildReport } from '../report/synthesis-report.js';
 
 const Blocked = {
   measurement: z.string().optional(),
@@ -117,12 +116,8 @@ export function judge(state: DeliberationState, input: JudgeInput, ctx: MoveCont
     else if (refused.length) effects.push('synthesis not applied: some items were refused');
     else run('synthesis', undefined, (s) => synthesize(s, input.synthesis!, ctx));
   }
-  // A report already built follows later changes (a bucket moved, a fact verified): it never goes stale.
-  if (current !== state && current.report && state.report && !input.synthesis) {
-    current = structuredClone(current);
-    rebuildReport(current);
-    effects.push('report rebuilt');
-  }
+  // The report is rendered from the state: one already built follows later changes (a bucket moved, a fact verified).
+  if (current !== state && current.report && state.report && !input.synthesis) effects.push('report rebuilt');
   // What is legal is said of the state this judgment leaves: later items may have changed it.
   const legal = refused.map((r) => ({ ...r, legal: r.ref && /^[PC]\d/.test(r.ref) ? actionsFor(current, r.ref) : nextLegalMoves(current).map((m) => m.move) }));
   if (current === state && refused.length) {

@@ -3,7 +3,6 @@ import type { DeliberationState } from '../../../schemas/argumentation.js';
 import { surfaceQuestion } from '../core/mutations.js';
 import { stressTestBlocker, stressTestClosed } from '../rules/stress-test.js';
 import { arbitrationBlocker, arbitrationRefs } from '../rules/arbitration-conditions.js';
-import { rebuildReport } from '../report/synthesis-report.js';
 import { accept, draft, refuse, requireActive, type MoveContext, type MoveResult } from './result.js';
 
 export const StressTestRecordInput = z.object({
@@ -75,10 +74,7 @@ export function arbitrationRecord(state: DeliberationState, input: ArbitrationRe
   const flaggedRatio = flagged / items.length;
   next.arbitration = { items: input.items, flaggedRatio, warning: flaggedRatio >= 0.5, recordedAt: ctx.now, ...(input.remarks ? { remarks: input.remarks } : {}), ...(input.reviewer ? { reviewer: input.reviewer } : {}) };
   const effects = [`arbitration: ${flagged}/${items.length} flagged${flaggedRatio >= 0.5 ? ': the result carries a warning' : ''}`];
-  // A report built before the arbitration is rebuilt so that it carries the flags.
-  if (next.report) {
-    rebuildReport(next);
-    effects.push('report rebuilt with the arbitration');
-  }
+  // The report is rendered from the state: one built before the arbitration now carries the flags.
+  if (next.report) effects.push('report rebuilt with the arbitration');
   return accept(next, effects, ctx);
 }

@@ -1,14 +1,16 @@
 import { z } from 'zod';
-import { Recommendation, type DeliberationState } from '../../../schemas/argumentation.js';
+import { ConfidenceAspects, Recommendation, type DeliberationState } from '../../../schemas/argumentation.js';
 import { placeNotEvaluated, placeUnresolved } from '../core/mutations.js';
 import { activeFacts, isSubstantive, pointsWithStatus, unsettledChallenges } from '../core/queries.js';
-import { rebuildReport } from '../report/synthesis-report.js';
+import { bucketClaims, isInconclusive } from '../report/claim-record.js';
+import { notEvaluatedItems } from '../report/claim-entries.js';
 import { accept, draft, refuse, type MoveContext, type MoveResult } from './result.js';
 
 /** The orchestrator's answer to the user's question: the report leads with it. */
 export const SynthesizeInput = z.object({
   recommendation: z.string().min(1).describe("your answer to the user's question"),
   confidence: Recommendation.shape.confidence,
+  aspects: ConfidenceAspects.optional(),
   caveats: z.array(z.string()).optional(),
 });
 export type SynthesizeInput = z.infer<typeof SynthesizeInput>;
@@ -26,7 +28,7 @@ export function placeCounts(state: DeliberationState): Map<string, number> {
   return counts;
 }
 
-/** Coverage check, leftovers to Not Evaluated, then the report as JSON and Markdown (kept on state.report). */
+/** Coverage check, leftovers to Not Evaluated, then the report is built (state.report marks it; it is rendered from the state). */
 export function synthesize(state: DeliberationState, input: Partial<SynthesizeInput>, ctx: MoveContext): MoveResult {
   if (state.status !== 'terminated') {
     const how = state.replyRecorded
@@ -44,7 +46,10 @@ export function synthesize(state: DeliberationState, input: Partial<SynthesizeIn
     return refuse(state, 'coverage', `Every point needs exactly one bucket: place ${[...unplaced, ...quickContested].join(', ')} (delib_judge points with a bucket).`);
   }
   const next = draft(state);
-  if (recommendation) next.recommendation = { text: recommendation, confidence: input.confidence ?? 'medium', caveats: input.caveats ?? [] };
+  if (recommendation) {
+    const aspects = Object.fromEntries(Object.entries(input.aspects ?? {}).filter(([aspect]) => aspect.trim()));
+    next.recommendation = { text: recommendation, confidence: input.confidence ?? 'medium', ...(Object.keys(aspects).length ? { aspects } : {}), caveats: input.caveats ?? [] };
+  }
   const effects: string[] = [];
   for (const c of unsettledChallenges(next)) {
     c.status = 'resolved';
@@ -66,8 +71,10 @@ export function synthesize(state: DeliberationState, input: Partial<SynthesizeIn
   if (bad.length) throw new Error(`bug: coverage broken for ${bad.map(([id, c]) => `${id}×${c}`).join(', ')}`);
   const thin = [...next.buckets.agreed, ...next.buckets.dismissed].filter((i) => !isSubstantive(i.reason)).map((i) => i.pointId);
   if (thin.length) return refuse(state, 'substantive-reason', `Give ${thin.join(', ')} a substantive reason before synthesis.`);
-  rebuildReport(next);
-  const json = next.report!.json;
-  effects.push(`report ready${json.inconclusive ? ' (inconclusive)' : ''}: ${json.agreed.length} agreed, ${json.dismissed.length} dismissed, ${json.unresolved.length} unresolved, ${json.notEvaluated.length} not evaluated`);
+  next.report = { synthesizedAt: ctx.now };
+  const claims = bucketClaims(next);
+  effects.push(
+    `report ready${isInconclusive(next) ? ' (inconclusive)' : ''}: ${claims.agreed.length} agreed, ${claims.dismissed.length} dismissed, ${claims.unresolved.length} unresolved, ${notEvaluatedItems(next).length} not evaluated`,
+  );
   return accept(next, effects, ctx);
 }

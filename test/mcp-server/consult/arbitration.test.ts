@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ResponsesScriptStep } from '../../doubles/scripted-responses.js';
 import { lastUserText, closeOpenRigs, startConsultRig } from './rig.js';
@@ -51,12 +52,14 @@ describe('delib_arbitrate asks the engine before any model call (stdio, real cod
     const recorded = await r.ok('delib_arbitrate', { deliberationId: id, items: [{ ref: 'P1.1', flagged: true, note: 'no load test backs the factor of two' }], remarks: 'Nobody measured the pool under load.' });
     expect(recorded.arbitration).toEqual({ status: 'done', flagged: [{ ref: 'P1.1', why: 'no load test backs the factor of two' }], reviewed: 1, remarks: 'Nobody measured the pool under load.' });
     expect(recorded.effects).toEqual(['arbitration: 1/1 flagged: the result carries a warning', 'report rebuilt with the arbitration']);
-    // The report was read once already: the result carries what is new, the stored report carries it all.
-    expect(recorded.report).toBeUndefined();
+    // The summary was read once already: the result carries what is new; the report file, rewritten, carries it all.
+    expect(recorded.summary).toBeUndefined();
     expect(r.server.requests).toHaveLength(sent);
     const { value: state } = await r.stateFile(id);
-    expect(state.report.markdown).toContain('no load test backs the factor of two');
-    expect(state.report.markdown).toContain('Nobody measured the pool under load.');
+    const file = await readFile(ended.summary.report.file, 'utf8');
+    expect(file).toContain('no load test backs the factor of two');
+    expect(file).toContain('Nobody measured the pool under load.');
+    expect((await r.ok('delib_status', { deliberationId: id })).summary.arbiter).toEqual(['flagged 1 of 1', 'P1.1: no load test backs the factor of two', 'remarks: Nobody measured the pool under load.']);
     expect(state.arbitration).toMatchObject({ reviewer: 'given by the orchestrator', remarks: 'Nobody measured the pool under load.', warning: true, items: [{ ref: 'P1.1', flagged: true, note: 'no load test backs the factor of two' }] });
   });
 });

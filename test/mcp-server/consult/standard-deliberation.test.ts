@@ -1,4 +1,8 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { staleReportItems } from '../../../protocols/argumentation/index.js';
+import { DeliberationState } from '../../../schemas/argumentation.js';
 import type { ResponsesScriptStep } from '../../doubles/scripted-responses.js';
 import { lastUserText, closeOpenRigs, startConsultRig, turnMetadata } from './rig.js';
 
@@ -93,20 +97,32 @@ describe('a standard deliberation driven only through the MCP tools (stdio, real
     const fourth = await ok('delib_judge', { deliberationId: id, phase: { advance: true }, consult: { waitSeconds: 30 } });
     expect(fourth.at).toBe('n=4 DEVELOPMENT active');
 
-    // Converged: the same judgment synthesizes and returns the report, led by the recommendation.
+    // Converged: the same judgment synthesizes and returns the report's summary, led by the recommendation; the full report is a file beside the state.
     const converged = await ok('delib_judge', { deliberationId: id, phase: { advance: true }, synthesis: RECOMMENDATION });
     expect(converged.at).toBe('n=4 DEVELOPMENT terminated');
     expect(converged.effects.join('\n')).toMatch(/converged[\s\S]*report ready: 2 agreed, 2 dismissed, 0 unresolved, 0 not evaluated/);
-    expect(converged.report).toMatch(/^# Deliberation report[\s\S]*RECOMMENDATION\s+Yes: a write-through cache[\s\S]*AGREED[\s\S]*DISMISSED/);
+    const reportFile = join(r.stateDir, 'deliberations', `${id}.report.md`);
+    expect(converged.summary).toMatchObject({
+      answer: RECOMMENDATION.recommendation,
+      agreed: [expect.stringMatching(/^P1\.1 /), expect.stringMatching(/^P1\.4 .* — cited verbatim$/)],
+      dismissed: [expect.stringMatching(/^P1\.2 .* — UNDEFENDED: /), expect.stringMatching(/^P1\.3 .* — CONCEDED: /)],
+      report: { file: reportFile, uri: `parley://deliberations/${id}/report.md`, decisionRecord: `parley://deliberations/${id}/decision.md` },
+    });
+    const written = await readFile(reportFile, 'utf8');
+    expect(written).toMatch(/^# Deliberation report[\s\S]*RECOMMENDATION\s+Yes: a write-through cache[\s\S]*AGREED[\s\S]*DISMISSED[\s\S]*## LEDGER/);
+    expect(written).not.toContain('ARBITRATION');
     expect(converged.next.join('\n')).toMatch(/delib_arbitrate/);
 
     // Arbitration: a fresh reviewer; its per-item reasons and remarks reach the result, the state and the report.
     const arbitrated = await ok('delib_arbitrate', { deliberationId: id, waitSeconds: 30 });
     expect(arbitrated.arbitration).toEqual({ status: 'done', flagged: [{ ref: 'P1.2', why: 'the dismissal came from silence, not from a rebuttal' }], reviewed: 4, remarks: REMARKS });
     expect(arbitrated.effects).toEqual(['arbitration: 1/4 flagged', 'report rebuilt with the arbitration']);
-    expect(arbitrated.report).toBeUndefined();
-    const rebuilt = (await r.stateFile(id)).value.report.markdown;
+    expect(arbitrated.summary).toBeUndefined();
+    // The report file follows the state: rewritten with the arbiter's reasons, the same report as the resource.
+    const rebuilt = await readFile(reportFile, 'utf8');
     expect(rebuilt).toContain('the dismissal came from silence, not from a rebuttal');
+    const [resource] = (await r.client.readResource({ uri: converged.summary.report.uri })).contents;
+    expect((resource as { text: string }).text).toBe(rebuilt);
     expect(rebuilt).toContain(REMARKS);
     expect(calls).toEqual(['delib_start', 'delib_judge', 'delib_judge', 'delib_judge', 'delib_judge', 'delib_judge', 'delib_arbitrate']);
 
@@ -123,11 +139,12 @@ describe('a standard deliberation driven only through the MCP tools (stdio, real
       { ref: 'P1.3', flagged: false },
       { ref: 'P1.2', flagged: true, note: 'the dismissal came from silence, not from a rebuttal' },
     ]);
-    expect(state.report.json.arbitration).toMatchObject({ remarks: REMARKS, flags: [{ ref: 'P1.2', flagged: true, note: 'the dismissal came from silence, not from a rebuttal' }] });
-    expect(state.report.markdown).toBe(rebuilt);
-    expect(state.report.markdown).toMatch(/\*\*P1\.4\*\*[\s\S]*src\/orders\.ts:42/);
-    expect(state.report.markdown).toMatch(/\*\*P1\.2\*\*[\s\S]*UNDEFENDED/);
-    expect(state.report.markdown).toMatch(/ended by convergence/);
+    // The state keeps no copy of the report: it marks it built.
+    expect(state.report).toEqual({ synthesizedAt: expect.any(String) });
+    expect(staleReportItems(DeliberationState.parse(state), rebuilt).count).toBe(0);
+    expect(rebuilt).toMatch(/\*\*P1\.4\*\*[\s\S]*src\/orders\.ts:42/);
+    expect(rebuilt).toMatch(/\*\*P1\.2\*\*[\s\S]*UNDEFENDED/);
+    expect(rebuilt).toMatch(/ended by convergence/);
 
     // The audit log: every prompt and raw reply, every move with its refused items, the arbitration.
     const audit = await r.audit(id);

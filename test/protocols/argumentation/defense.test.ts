@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { DeliberationState } from '../../../schemas/argumentation.js';
-import { advance, agreeValue, apply, empiricalEvidence, judge, judged, points, refusedWith, reply, skeptical, step, valueEvidence, withTwoPoints } from './helpers.js';
+import { advance, agreeValue, apply, empiricalEvidence, judge, judged, points, refusedWith, reply, reportOf, skeptical, step, valueEvidence, withTwoPoints } from './helpers.js';
 
 const reject = { verdict: 'REJECT', flaw: 'Persistence is off by default.', claimType: 'empirical', evidence: 'redis.conf:1 save ""', terminalWhy: 'the claim states the opposite of the default' };
 
@@ -65,7 +65,7 @@ describe('partial concession', () => {
     expect([s.n, s.status]).toEqual([3, 'active']);
     s = judged(reply(s, 'No further points.'), advance);
     expect(s.termination?.reason).toBe('convergence');
-    const md = step(s, 'synthesize', { recommendation: 'Redis, for warm restarts.', confidence: 'medium' }).report?.markdown ?? '';
+    const md = reportOf(step(s, 'synthesize', { recommendation: 'Redis, for warm restarts.', confidence: 'medium' }));
     // The point is stated as narrowed, then what it narrowed.
     expect(md.indexOf('**P1.1** snapshots make a cold restart faster than a refill.')).toBeGreaterThan(0);
     expect(md.indexOf('Redis supports persistence')).toBeGreaterThan(md.indexOf('**P1.1** snapshots'));

@@ -1,8 +1,23 @@
 import { expect } from 'vitest';
 import type { DeliberationState } from '../../../schemas/argumentation.js';
-import { applyMove, startDeliberation, type ItemRefusal, type MoveResult, type StartInput } from '../../../protocols/argumentation/index.js';
+import { applyMove, closingSummary, deliberationMarkdown, startDeliberation, type ItemRefusal, type MoveResult, type StartInput } from '../../../protocols/argumentation/index.js';
 
 export const ctx = { now: '2026-01-01T00:00:00.000Z' };
+
+/** The full report of a state synthesis has built (it is rendered from the state, not stored). */
+export function reportOf(state: DeliberationState): string {
+  expect(state.report, 'the report was built').toBeTruthy();
+  return deliberationMarkdown(state);
+}
+
+/** The closing summary of a synthesized state. */
+export function summaryOf(state: DeliberationState) {
+  expect(state.report, 'the report was built').toBeTruthy();
+  return closingSummary(state);
+}
+
+/** The ids of a summary's claim lines ("P1.2 <claim> — ..."). */
+export const ids = (lines: string[]) => lines.map((line) => line.split(' ')[0]);
 
 /** The state of a move that must succeed entirely: a judgment with a refused item fails too. */
 export function ok(result: MoveResult): DeliberationState {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { DeliberationState } from '../../../schemas/argumentation.js';
 import { nextLines, phaseFor } from '../../../protocols/argumentation/index.js';
-import { advance, agreeValue, apply, judge, judged, points, refusedWith, reply, skeptical, start, step, withTwoPoints } from './helpers.js';
+import { advance, agreeValue, apply, judge, judged, points, refusedWith, reply, reportOf, skeptical, start, step, withTwoPoints } from './helpers.js';
 
 const rebut = { challenges: [{ id: 'C1', verdict: 'rebutted', reason: 'the argument does not change the facts' }] };
 
@@ -172,7 +172,7 @@ describe('termination and deadlock', () => {
     expect([s.n, s.status]).toEqual([3, 'active']);
     const recommendation = { recommendation: 'Memcached: simpler for a small team.', confidence: 'high' };
     const r = judge(reply(s, 'Nothing further.'), { ...advance, synthesis: recommendation });
-    expect(r.ok && r.state.report?.markdown).toContain('Memcached: simpler for a small team.');
+    expect(r.ok && reportOf(r.state)).toContain('Memcached: simpler for a small team.');
     expect(r.ok && r.state.recommendation).toMatchObject({ text: recommendation.recommendation, confidence: 'high' });
   });
 

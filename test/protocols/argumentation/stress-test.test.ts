@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { buildConsulteePrompt, statusView } from '../../../protocols/argumentation/index.js';
-import { advance, agreeValue, judge, judged, points, recommendation, refusedWith, reply, skeptical, withTwoPoints } from './helpers.js';
+import { advance, agreeValue, judge, judged, points, recommendation, refusedWith, reply, reportOf, skeptical, withTwoPoints } from './helpers.js';
 
 const warrant = { phase: { stressTestWarranted: true } };
 const warrantAndAdvance = { phase: { stressTestWarranted: true, advance: true } };
@@ -85,7 +85,7 @@ describe('stress test', () => {
     expect(effects(judge(s, warrant))).toEqual(['stress test warranted, but it cannot run: CONSTRUCTIVE is over (it runs only there)']);
     s = judged(s, { ...advance, synthesis: recommendation });
     expect(s.status).toBe('terminated');
-    expect(s.report?.markdown).toContain('Stress test: not run (asked for, but CONSTRUCTIVE ended before it was recorded: it lapsed).');
+    expect(reportOf(s)).toContain('Stress test: not run (asked for, but CONSTRUCTIVE ended before it was recorded: it lapsed).');
   });
 
   it('minimal mode refuses a warrant', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { arbitrationPrecheck, buildArbitrationPrompt, nextLegalMoves, placeCounts, statusView, synthesize } from '../../../protocols/argumentation/index.js';
-import { advance, agreeValue, apply, ctx, judge, judged, ok, points, recommendation, refusedWith, reply, skeptical, start, step, withTwoPoints } from './helpers.js';
+import { advance, agreeValue, apply, ctx, ids, judge, judged, ok, points, recommendation, refusedWith, reply, reportOf, skeptical, start, step, summaryOf, withTwoPoints } from './helpers.js';
 
 /** Standard mode, ended early (trivial) with P1.1 agreed, P1.2 ill-formed and an unverified fact. */
 function finished() {
@@ -24,13 +24,13 @@ describe('synthesize', () => {
     refusedWith(apply(s, 'synthesize', { recommendation: '', confidence: 'high' }), 'invalid-input');
     const r = ok(synthesize(s, ctx, { ...recommendation, caveats: ['no load test yet'] }));
     expect(r.recommendation).toEqual({ text: recommendation.recommendation, confidence: 'medium', caveats: ['no load test yet'] });
-    expect(r.report?.json.recommendation?.text).toBe(recommendation.recommendation);
-    const md = r.report?.markdown ?? '';
+    expect(summaryOf(r)).toMatchObject({ answer: recommendation.recommendation, confidence: 'medium', caveats: ['no load test yet'] });
+    const md = reportOf(r);
     expect(md.indexOf(recommendation.recommendation)).toBeGreaterThan(0);
     expect(md.indexOf(recommendation.recommendation)).toBeLessThan(md.indexOf('AGREED'));
     expect(md).toContain('no load test yet');
-    // Rebuilt later, the report keeps the recommendation already given.
-    expect(ok(synthesize(r, ctx)).report?.json.recommendation?.text).toBe(recommendation.recommendation);
+    // Synthesized again, the report keeps the recommendation already given.
+    expect(summaryOf(ok(synthesize(r, ctx))).answer).toBe(recommendation.recommendation);
   });
 
   it('puts every point in exactly one place, lists unverified facts and leftovers as Not Evaluated, and renders both forms', () => {
@@ -40,10 +40,11 @@ describe('synthesize', () => {
       ['P1.2', 'ill-formed'],
       ['F1', 'unverified-fact'],
     ]);
-    const md = s.report?.markdown ?? '';
+    const md = reportOf(s);
     for (const h of ['## AGREED', '## NOT EVALUATED']) expect(md).toContain(h);
     expect(md).toContain('P1.1');
-    expect(s.report?.json).toMatchObject({ inconclusive: false, agreed: [{ ref: 'P1.1', evidenceType: 'n/a' }] });
+    expect(summaryOf(s)).toMatchObject({ agreed: ['P1.1 Redis supports persistence. EVIDENCE: docs say RDB snapshots. — value judgment'], notEvaluated: ['ill-formed: P1.2', 'unverified-fact: F1'] });
+    expect(summaryOf(s).warnings).toBeUndefined();
     expect(nextLegalMoves(s).find((m) => m.move === 'delib_arbitrate')?.why).toContain('early unanimity without evidence');
   });
 
@@ -55,16 +56,16 @@ describe('synthesize', () => {
     refusedWith(apply(s, 'synthesize', recommendation), 'coverage');
     expect(nextLegalMoves(s).map((m) => m.move)).toEqual(['delib_judge']);
     s = judged(s, points(['P1.1', blocked], ['P1.2', blocked]));
-    expect(step(s, 'synthesize', recommendation).report?.json.inconclusive).toBe(false); // the out-of-scope dismissal counts
+    expect(summaryOf(step(s, 'synthesize', recommendation)).warnings).toBeUndefined(); // the out-of-scope dismissal counts
 
     const tradeoff = { bucket: 'unresolved', status: 'tradeoff', crux: 'speed against simplicity' };
     let q = judged(withTwoPoints({ mode: 'quick' }), { ...points(['P1.1', skeptical], ['P1.2', skeptical]), ...advance });
     q = judged(reply(q, '1. Still unknown. GUESS'), { ...points(['P2.1', { triage: 'anchor-shift', reason: 'asks whether a cache is needed' }]), ...advance });
     q = judged(q, points(['P1.1', tradeoff], ['P1.2', tradeoff]));
     const inc = step(q, 'synthesize', recommendation);
-    expect(inc.report?.json.inconclusive).toBe(true);
-    expect(inc.report?.json.unblock).toHaveLength(3);
-    expect(inc.report?.markdown).toContain('Inconclusive');
+    expect(summaryOf(inc).warnings).toEqual([expect.stringMatching(/^inconclusive: nothing was agreed or dismissed; to unblock: P1\.1: settle "speed against simplicity"; P1\.2: .*; P2\.1: /)]);
+    expect(ids(summaryOf(inc).unresolved)).toEqual(['P1.1', 'P1.2', 'P2.1']);
+    expect(reportOf(inc)).toContain('Inconclusive');
   });
 });
 
@@ -91,19 +92,20 @@ describe('arbitration', () => {
     refusedWith(apply(s, 'arbitration_record', { items: [{ ref: 'P9.9', flagged: true }] }), 'arbitration-coverage');
     const a = step(s, 'arbitration_record', { items: [{ ref: 'P1.1', flagged: true, note: 'value claim, thin reason' }] });
     expect(a.arbitration).toMatchObject({ flaggedRatio: 1, warning: true });
-    expect(step(a, 'synthesize', recommendation).report?.markdown).toContain('Warning');
+    expect(reportOf(step(a, 'synthesize', recommendation))).toContain('Warning');
+    expect(summaryOf(step(a, 'synthesize', recommendation)).warnings).toEqual(['the arbiter flagged 100% of the items: treat this result with caution']);
   });
 
   it('keeps the per-item notes and the remarks, and rebuilds a report built before it', () => {
     const synthesized = step(finished(), 'synthesize', recommendation);
-    expect(synthesized.report?.json.arbitration).toBeUndefined();
+    expect(summaryOf(synthesized).arbiter).toBeUndefined();
     const remarks = 'The Redis side was never argued by anyone who wanted it to win.';
     const r = apply(synthesized, 'arbitration_record', { items: [{ ref: 'P1.1', flagged: true, note: 'value claim, thin reason' }], remarks, reviewer: 'arbiter-1' });
     const a = ok(r);
     expect(r.ok && r.effects).toContain('report rebuilt with the arbitration');
     expect(a.arbitration).toMatchObject({ items: [{ ref: 'P1.1', flagged: true, note: 'value claim, thin reason' }], remarks, reviewer: 'arbiter-1' });
-    expect(a.report?.json.arbitration).toMatchObject({ flags: [{ ref: 'P1.1', note: 'value claim, thin reason' }], remarks });
-    for (const part of ['value claim, thin reason', 'The Redis side was never argued', recommendation.recommendation]) expect(a.report?.markdown).toContain(part);
+    expect(summaryOf(a).arbiter).toEqual(['flagged 1 of 1', 'P1.1: value claim, thin reason', `remarks: ${remarks}`]);
+    for (const part of ['value claim, thin reason', 'The Redis side was never argued', recommendation.recommendation]) expect(reportOf(a)).toContain(part);
     expect(nextLegalMoves(a).map((m) => m.move)).not.toContain('delib_arbitrate');
   });
 
@@ -122,7 +124,7 @@ describe('arbitration', () => {
       { ref: 'P1.1', flagged: false, note: 'sound, though it leans on the team being small' },
       { ref: 'P1.2', flagged: false, note: 'not mentioned by the reviewer' },
     ];
-    const md = step(step(s, 'synthesize', recommendation), 'arbitration_record', { items }).report?.markdown ?? '';
+    const md = reportOf(step(step(s, 'synthesize', recommendation), 'arbitration_record', { items }));
     const section = md.slice(md.indexOf('## ARBITRATION'));
     expect(section).toContain('flagged 0 of 2 items (0%)');
     expect(section).toContain('Not flagged, with a note:');
@@ -162,9 +164,9 @@ describe('the report keeps what a real review needed (2026-11-24-review)', () =>
     let s = step(start(), 'reply_record', { text });
     const agree = { verdict: 'AGREE', claimType: 'empirical', evidenceType: 'execution', evidence: 'ran redis-cli CONFIG GET save: "3600 1"' };
     s = judged(s, { ...points(['P1.1', agree]), phase: { advance: true, trivial: true }, synthesis: recommendation });
-    const md = s.report!.markdown;
+    const md = reportOf(s);
     expect(md).toMatch(/## THE CONSULTEE'S OTHER REMARKS \(read, not placed, not evaluated\)\n\n- \*\*S1\*\* \(iteration 1\) Priority {2}\n {2}Fix P1\.1 before merging; the rest can follow\./);
-    expect(md).toContain('Evidence (execution): ran redis-cli CONFIG GET save');
+    expect(md).toContain('Empirical claim · execution evidence: ran redis-cli CONFIG GET save');
     expect(md).not.toMatch(/Why: shown by its/);
   });
 });

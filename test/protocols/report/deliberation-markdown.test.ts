@@ -1,4 +1,4 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -12,15 +12,17 @@ import { LONG_POINT, argumentationRun } from './fixtures.js';
 let dir: string;
 let state: DeliberationState;
 let audit: AuditRecord[];
-/** The report as synthesis stored it (what delib_synthesize and delib_judge return). */
+let statePath: string;
+/** The full report: the file beside the state, the resource and `parley report` all give this. */
 let md: string;
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'parley-report-md-'));
-  const source = await loadReportSource((await argumentationRun(dir)).statePath);
+  ({ statePath } = await argumentationRun(dir));
+  const source = await loadReportSource(statePath);
   if (source.kind !== 'argumentation') throw new Error('expected an argumentation state');
   ({ state, audit } = source);
-  md = state.report!.markdown;
+  md = deliberationMarkdown(state, { audit });
 }, 30_000);
 
 afterAll(async () => {
@@ -29,12 +31,12 @@ afterAll(async () => {
 
 const headings = (text: string) => text.split('\n').filter((line) => line.startsWith('#'));
 
-describe('the synthesized report (one renderer, escaped)', () => {
-  it('is the renderer of the state, and the file report is the same report plus the record', () => {
-    expect(md).toBe(deliberationMarkdown(state));
-    const file = reportMarkdown({ kind: 'argumentation', label: 'x', state, audit });
-    expect(file.startsWith(md.trimEnd())).toBe(true);
-    expect(headings(file).slice(headings(md).length)).toEqual(['## CHALLENGES', '## LEDGER']);
+describe('the full report (one renderer, escaped)', () => {
+  it('is one report: the file written beside the state, `parley report` and the renderer of the state agree', async () => {
+    expect(await readFile(statePath.replace(/\.json$/, '.report.md'), 'utf8')).toBe(md);
+    expect(reportMarkdown({ kind: 'argumentation', label: 'x', state, audit })).toBe(md);
+    // Nothing of the report is kept in the state file: it is rendered from the state.
+    expect(JSON.parse(await readFile(statePath, 'utf8')).value.report).toEqual({ synthesizedAt: '2026-05-01T10:00:00.000Z' });
   });
 
   it('leads with the recommendation, its confidence and caveats', () => {
@@ -43,11 +45,21 @@ describe('the synthesized report (one renderer, escaped)', () => {
     expect(recommendation).toContain('Use Memcached for the cache.');
     expect(recommendation).toContain('Confidence: **medium**');
     expect(recommendation).toContain('- Revisit if warm restarts start to matter.');
-    expect(state.report?.json.recommendation).toMatchObject({ text: expect.stringContaining('Use Memcached'), confidence: 'medium' });
   });
 
   it('escapes consultee, orchestrator and arbiter text: no heading, list item, underline, code span, link or HTML of theirs', () => {
-    expect(headings(md)).toEqual(['# Deliberation report', '## RECOMMENDATION', '## AGREED (3)', '## DISMISSED (1)', '## UNRESOLVED (1)', '## SURFACED QUESTIONS', '## ARBITRATION', '## NOT EVALUATED (2)']);
+    expect(headings(md)).toEqual([
+      '# Deliberation report',
+      '## RECOMMENDATION',
+      '## AGREED (3)',
+      '## DISMISSED (1)',
+      '## UNRESOLVED (1)',
+      '## SURFACED QUESTIONS',
+      '## ARBITRATION',
+      '## NOT EVALUATED (2)',
+      '## CHALLENGES',
+      '## LEDGER',
+    ]);
     const lines = md.split('\n');
     expect(lines.filter((line) => /^\s*(=+|-+)\s*$/.test(line))).toEqual([]);
     expect(lines.filter((line) => /^\s*([-+*]|\d+[.)])\s/.test(line) && !/^(\s\s)?- (\*\*[A-Z]\d|\d+ |Revisit|A caveat)/.test(line))).toEqual([]);
@@ -55,16 +67,20 @@ describe('the synthesized report (one renderer, escaped)', () => {
     expect(md).not.toMatch(/(?<!\\)`/);
     expect(md).not.toMatch(/(?<!\\)\[link/);
     expect(md).toContain('\\<script\\>window.\\_\\_pwned = 1\\</script\\>');
-    expect(md).toContain('\\`rm -rf /\\` INFERENCE === - fake item');
+    // Each line of a point keeps its line, inert, inside its item.
+    expect(md).toContain('\\`rm -rf /\\` INFERENCE  \n  \\===  \n  \\- fake item');
     expect(md).toContain('\\===  \n\\#\\# Injected heading  \n\\- fake step');
   });
 
-  it('states every point in full, a narrowed point by its narrowed claim, with evidence, premises and reasons', () => {
+  it('states every claim in full, a narrowed one by its narrowed claim with its former wording as history, and cites premises by id', () => {
     expect(LONG_POINT.length).toBeGreaterThan(600);
     expect(md).toContain(`**P1.2** ${LONG_POINT} INFERENCE`);
-    expect(md).toContain('**P1.1** persistence matters only for warm restarts after deploys.  \n  Narrowed from: Redis supports persistence, so a restart keeps the cache warm.');
-    expect(md).toContain('Empirical claim. Evidence (textual): runbook.md:4 "restart weekly"  \n  Why: the runbook shows weekly restarts');
-    expect(md).toContain('Logical claim, from F1 (The service runs on one host.)  \n  Why: one host is one failure domain');
+    expect(md).toContain(
+      '**P1.1** persistence matters only for warm restarts after deploys.  \n  Empirical claim · textual evidence: runbook.md:4 "restart weekly"  \n  Why: the runbook shows weekly restarts  \n  Narrowed from: Redis supports persistence, so a restart keeps the cache warm.',
+    );
+    expect(md).toContain('**P1.4** A single-host cache dies with its host whichever you pick. INFERENCE  \n  Logical claim, from F1  \n  Why: one host is one failure domain');
+    // The premise's text is the ledger's (the appendix), not repeated under each claim.
+    expect(md.indexOf('The service runs on one host.')).toBeGreaterThan(md.indexOf('## LEDGER'));
     expect(md).toContain('CONCEDED: The consultee conceded C2 in iteration 2');
   });
 
@@ -74,12 +90,11 @@ describe('the synthesized report (one renderer, escaped)', () => {
     expect(md).toContain('Stress test: not run (not warranted).');
   });
 
-  it("keeps the arbiter's reasons and remarks (Markdown, JSON and HTML)", async () => {
+  it("keeps the arbiter's reasons and remarks (Markdown and HTML)", async () => {
     const arbitration = md.slice(md.indexOf('## ARBITRATION'), md.indexOf('## NOT EVALUATED'));
     expect(arbitration).toContain('The arbiter (arbiter-model) flagged 1 of 5 items (20%).');
     expect(arbitration).toContain('- **P1.2** (agreed): A value claim resting on taste.');
     expect(arbitration).toContain('The Memcached side was never argued by anyone who wanted it to win.');
-    expect(state.report?.json.arbitration).toMatchObject({ flags: [{ ref: 'P1.2', flagged: true, note: expect.stringContaining('resting on taste') }], remarks: expect.stringContaining('never argued') });
     const html = await reportHtml({ kind: 'argumentation', label: 'x', state, audit });
     expect(html).toContain('A value claim resting on taste. &lt;script&gt;');
     expect(html).toContain('The Memcached side was never argued by anyone who wanted it to win.');
@@ -87,8 +102,8 @@ describe('the synthesized report (one renderer, escaped)', () => {
   });
 
   it('groups Not Evaluated by why, one short line per item', () => {
-    expect(md.slice(md.indexOf('## NOT EVALUATED'))).toBe(
-      '## NOT EVALUATED (2)\n\n- 2 late new arguments, outside what their phase admits (P4.1, P4.2)\n  - **P4.1** Consider Hazelcast instead. INFERENCE\n  - **P4.2** KeyDB is a drop-in alternative. GUESS\n',
+    expect(md.slice(md.indexOf('## NOT EVALUATED'), md.indexOf('## CHALLENGES'))).toBe(
+      '## NOT EVALUATED (2)\n\n- 2 late new arguments, outside what their phase admits (P4.1, P4.2)\n  - **P4.1** Consider Hazelcast instead. INFERENCE\n  - **P4.2** KeyDB is a drop-in alternative. GUESS\n\n',
     );
   });
 
@@ -125,7 +140,7 @@ describe('sections with nothing in them', () => {
     expect(before).toContain('_Not synthesized yet: the state as it stands._');
     expect(before).not.toContain('RECOMMENDATION');
     s = ok(applyMove(s, 'judge', { phase: { trivial: true }, synthesis: { recommendation: 'Yes.', confidence: 'high' } }, ctx));
-    const report = s.report!.markdown;
+    const report = deliberationMarkdown(s);
     expect(headings(report)).toEqual(['# Deliberation report', '## RECOMMENDATION', '## AGREED (1)']);
     expect(report).not.toMatch(/_none_|Caveats|Stress test|Not synthesized/);
     expect(report).toContain('1 agreed · 0 dismissed · 0 unresolved\n');

@@ -114,6 +114,19 @@ describe('parley report (commander)', () => {
     expect(await readFile(md, 'utf8')).toMatch(/^# Comparison of 2 runs/);
   });
 
+  it('writes a deliberation as a decision record (--format madr), and refuses it for anything else', async () => {
+    const md = join(dir, 'decision.md');
+    await run(paths.argumentation!, '--format', 'madr', '--md', md);
+    const written = await readFile(md, 'utf8');
+    expect(written).toMatch(/^---\nstatus: accepted\n[\s\S]*\n## Considered Options\n\n\* Use Memcached for the cache\. \(chosen\)\n[\s\S]*\n## Decision Outcome\n\nChosen option: "Use Memcached for the cache\."/);
+    for (const args of [[paths.debate!, '--format', 'madr'], [paths.argumentation!, '--format', 'adr'], [paths.argumentation!, '--format', 'madr', '--html', join(dir, 'x.html')]]) {
+      process.exitCode = undefined;
+      await run(...args, '--md', join(dir, 'x.md'));
+      expect(process.exitCode, args.join(' ')).toBe(1);
+    }
+    process.exitCode = undefined;
+  });
+
   it('refuses several files without --compare', async () => {
     process.exitCode = undefined;
     await run(paths.debate!, paths.dialogic!, '--md', join(dir, 'x.md'));

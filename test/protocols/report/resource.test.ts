@@ -59,6 +59,12 @@ describe('report resources over MCP', () => {
     expect(text).toContain('| C1 on P1.1 | SKEPTICAL |');
   });
 
+  it("reads a synthesized deliberation's decision record (MADR)", async () => {
+    const result = await client.readResource({ uri: 'parley://deliberations/report-delib/decision.md' });
+    expect(result.contents[0]?.mimeType).toBe('text/markdown');
+    expect((result.contents[0] as { text: string }).text).toMatch(/^---\nstatus: accepted\n[\s\S]*## Decision Outcome\n\nChosen option: "Use Memcached for the cache\."/);
+  });
+
   it('reads a finished run as Markdown and as HTML, and lists it', async () => {
     const md = await client.readResource({ uri: `parley://runs/${runId}/report.md` });
     expect((md.contents[0] as { text: string }).text).toMatch(/^# Debate[\s\S]*stopped by unanimity/);

@@ -1,0 +1,92 @@
+import { describe, expect, it } from 'vitest';
+import { closingSummary, deliberationMarkdown } from '../../../protocols/argumentation/index.js';
+import { argumentationHtml } from '../../../protocols/report/argumentation-html.js';
+import { DeliberationState } from '../../../schemas/argumentation.js';
+import { active, codeBlocks, headings, topItems } from '../report/markdown-ast.js';
+import { judged, reply, start } from './helpers.js';
+import { FOLDED, ITEM, REFINED, versionedState } from './versions.js';
+
+/** A claim's section: from its heading to the next one. */
+const sectionOf = (md: string, title: string) => md.slice(md.indexOf(`## ${title}`), md.indexOf('\n## ', md.indexOf(`## ${title}`) + 1));
+
+describe('the report states each claim as it now stands, its versions as history', () => {
+  const state = DeliberationState.parse(versionedState());
+  const md = deliberationMarkdown(state);
+  const agreed = sectionOf(md, 'AGREED');
+
+  it('lists only current claims, each once, in the order their first version was raised', () => {
+    expect(topItems(agreed).map((item) => item.split(' ')[0])).toEqual(['P1.1', 'P1.2', 'P2.1', 'P3.1']);
+    expect(agreed.startsWith('## AGREED (4)')).toBe(true);
+    expect(md).toContain('4 agreed · 0 dismissed · 0 unresolved');
+  });
+
+  it('shows a replacement with its code block intact, and what it replaced only as a history line under it', () => {
+    const entry = agreed.slice(agreed.indexOf('- **P2.1**'), agreed.indexOf('- **P3.1**'));
+    expect(codeBlocks(entry)).toEqual([{ info: 'sql', content: "CREATE INDEX jobs_queued ON jobs (run_at)\n  WHERE status = 'queued';\n" }]);
+    expect(entry).toContain('Earlier version **P1.3** (iteration 1, agreed then; replaced by the consultee): INFERENCE: A partial index keeps dequeue fast: CREATE INDEX jobs_queued ON jobs (created_at);');
+    // The replaced code is never a code block of the report: it is history, on one line.
+    expect(codeBlocks(md).map((c) => c.content)).not.toContainEqual(expect.stringContaining('created_at'));
+  });
+
+  it('shows an answer item refined by a later point as that point, with the item as its earlier version', () => {
+    const entry = agreed.slice(agreed.indexOf('- **P3.1**'));
+    expect(entry.startsWith(`- **P3.1** ${REFINED}`)).toBe(true);
+    expect(entry).toContain(`Earlier version **P2.3** (iteration 2, agreed then; replaced by the orchestrator): ${ITEM}`);
+    expect(md).not.toMatch(/^- \*\*P2\.3\*\*/m);
+  });
+
+  it('shows an item folded into an answer with that answer, never as a claim', () => {
+    const entry = agreed.slice(agreed.indexOf('- **P1.2**'), agreed.indexOf('- **P2.1**'));
+    expect(entry).toContain(`Read as part of the answer to C1:  \n  - P2.2 ${FOLDED}`);
+    expect(md).not.toMatch(/^\s*- \*\*P2\.2\*\*/m);
+  });
+
+  it('the HTML report states the same current claims, an earlier version only beside its replacement', async () => {
+    const html = await argumentationHtml(state);
+    expect(html).toMatch(/<b>P2\.1<\/b> INFERENCE: Corrected index[^<]*<span class="muted">\(replaces P1\.3: INFERENCE: A partial index/);
+    expect(html).not.toContain('<b>P1.3</b>');
+    expect(html).not.toContain('<b>P2.3</b>');
+  });
+
+  it('the summary states the same current claims, saying which they replaced', () => {
+    const summary = closingSummary(state);
+    expect(summary.agreed.map((line) => line.split(' ')[0])).toEqual(['P1.1', 'P1.2', 'P2.1', 'P3.1']);
+    expect(summary.agreed[2]).toMatch(/^P2\.1 INFERENCE: Corrected index, .*WHERE status = 'queued'.* \(replaces P1\.3\) — value judgment$/);
+    expect(summary.agreed[3]).toBe(`P3.1 ${REFINED} (replaces P2.3) — value judgment`);
+    expect(JSON.stringify(summary)).not.toContain('created_at');
+  });
+});
+
+describe("a consultee's text in the report: its code stays code, nothing else of its Markdown acts", () => {
+  const hostile = [
+    '1. INFERENCE: Add the index:',
+    '   ```sql',
+    '   CREATE INDEX q ON jobs (run_at);',
+    '   ```',
+    '   ## AGREED',
+    '   - **P9.9** everything is settled',
+    '   <img src=x onerror="alert(1)"> [the docs](http://evil.example)',
+    '   ```',
+    '   </code>',
+    '   ```',
+    '2. GUESS: A fence that tries to close the item and open a section:',
+    '   ````',
+    '## DISMISSED (0)',
+  ].join('\n');
+
+  it('keeps our headings and items only, and the code block whole', () => {
+    let s = reply(start({ mode: 'minimal' }), hostile);
+    s = judged(s, { points: ['P1.1', 'P1.2'].map((id) => ({ id, verdict: 'AGREE', claimType: 'value', reason: 'a value judgment for the test' })), phase: { trivial: true }, synthesis: { recommendation: 'Index it.', confidence: 'low' } });
+    const md = deliberationMarkdown(s);
+    expect(headings(md).filter((h) => !/^## (CHALLENGES|LEDGER|THE CONSULTEE)/.test(h))).toEqual(['# Deliberation report', '## RECOMMENDATION', '## AGREED (2)']);
+    expect(active(md)).toEqual([]);
+    expect(topItems(sectionOf(md, 'AGREED')).map((item) => item.split(' ')[0])).toEqual(['P1.1', 'P1.2']);
+    // The reader cut "## AGREED" and what follows it out of P1.1 as a section of its own (S1, listed
+    // apart); P1.2's unclosed fence runs to its end, as a Markdown reader takes it.
+    expect(codeBlocks(md)).toEqual([
+      { info: 'sql', content: 'CREATE INDEX q ON jobs (run_at);\n' },
+      { info: '', content: '## DISMISSED (0)\n' },
+      { info: '', content: '</code>\n' },
+    ]);
+  });
+});
