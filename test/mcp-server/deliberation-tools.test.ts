@@ -54,7 +54,8 @@ describe('argumentation through the MCP tools alone', () => {
 
     const recorded = await h.ok('delib_consult', { deliberationId: id, reply: REPLY_1 });
     expectLean(recorded);
-    expect(recorded.effects).toContain('2 new point(s) to judge');
+    // The reply is shown: the effects do not say again that it was recorded or how many points it brought.
+    expect(recorded.effects).not.toContain('2 new point(s) to judge');
     expect(recorded.consult).toEqual({
       status: 'done',
       reply: {
@@ -185,7 +186,7 @@ describe('argumentation through the MCP tools alone', () => {
     expectLean(next);
     expect(next.refused).toBeUndefined();
     expect(next.at).toBe('n=2 CONSTRUCTIVE active');
-    expect(next.effects).toEqual(expect.arrayContaining(['C2 opened (SKEPTICAL) on P1.2', 'reply recorded for iteration 2', 'C1 defended: judge it', 'C2 dropped: the next prompt carries a reminder']));
+    expect(next.effects).toEqual(expect.arrayContaining(['C2 opened (SKEPTICAL) on P1.2', 'C1 defended: judge it', 'C2 dropped: the next prompt carries a reminder']));
     expect(next.consult).toMatchObject({
       status: 'done',
       codex: { turns: 1 },
