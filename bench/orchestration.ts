@@ -5,6 +5,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { staleReportItems } from '../protocols/argumentation/index.js';
+import type { Figure } from './stats.js';
 import { DeliberationState } from '../schemas/argumentation.js';
 import { lastUserText, startConsultRig, type ConsultRig } from '../test/mcp-server/consult/rig.js';
 import type { ResponsesScriptStep } from '../test/doubles/scripted-responses.js';
@@ -106,8 +107,14 @@ function meter(rig: ConsultRig) {
 const value = (id: string, reason: string) => ({ id, verdict: 'AGREE', claimType: 'value', reason });
 const consult = { waitSeconds: 60 };
 
-async function standardRun(): Promise<{ costs: CallCost[]; codexTurns: number; staleReportItems: number }> {
-  const rig = await startConsultRig(standardConsultee);
+async function standardRun(): Promise<{ costs: CallCost[]; codexTurns: number; staleReportItems: number; consulteeBytes: number }> {
+  // What the consultee wrote (its replies, not the arbiter's): the floor of what the orchestrator must read.
+  let consulteeBytes = 0;
+  const rig = await startConsultRig((request) => {
+    const step = standardConsultee(request);
+    if (step.text !== undefined && !lastUserText(request.body).startsWith('You review the outcome of a deliberation')) consulteeBytes += Buffer.byteLength(step.text);
+    return step;
+  });
   try {
     const m = meter(rig);
     const start = await m.call('delib_start', { question: QUESTION, mode: 'standard', constraints: CONSTRAINTS, consult });
@@ -160,7 +167,7 @@ async function standardRun(): Promise<{ costs: CallCost[]; codexTurns: number; s
     });
     await m.call('delib_arbitrate', { deliberationId: id, waitSeconds: 60 });
     await checkStandard(rig, id);
-    return { costs: m.costs, codexTurns: rig.server.requests.length, staleReportItems: await staleItems(rig, id) };
+    return { costs: m.costs, codexTurns: rig.server.requests.length, staleReportItems: await staleItems(rig, id), consulteeBytes };
   } finally {
     await rig.close();
   }
@@ -217,13 +224,14 @@ export async function runOrchestration() {
   return { standard: await standardRun(), quick: await quickRun() };
 }
 
-export async function benchOrchestration(): Promise<Record<string, number>> {
+export async function benchOrchestration(): Promise<Record<string, number | Figure>> {
   const { standard, quick } = await runOrchestration();
   return {
     'orchestration.standard.toolCalls': standard.costs.length,
-    'orchestration.standard.resultBytes': standard.costs.reduce((sum, c) => sum + c.bytes, 0),
-    'orchestration.standard.closingResultBytes': standard.costs.find((c) => c.closing)?.bytes ?? NaN,
-    'orchestration.standard.staleReportItems': standard.staleReportItems,
+    'orchestration.standard.resultBytes': { value: standard.costs.reduce((sum, c) => sum + c.bytes, 0), note: 'target <= 1.15 x consultee reply bytes + 6000' },
+    'orchestration.standard.consulteeBytes': { value: standard.consulteeBytes, note: "the consultee's reply bytes in the same run" },
+    'orchestration.standard.closingResultBytes': { value: standard.costs.find((c) => c.closing)?.bytes ?? NaN, note: 'target <= 5000' },
+    'orchestration.standard.staleReportItems': { value: standard.staleReportItems, note: 'target 0: replaced or missing claims in the report' },
     'orchestration.quick.toolCalls': quick.costs.length,
     'orchestration.quick.codexTurns': quick.codexTurns,
   };

@@ -1,8 +1,9 @@
 // `npm run bench`: speed and size figures, each next to a baseline measured in the same run.
 // Run `npm run build` first (the MCP figures use the built server, as clients do).
 import { benchMcp } from './mcp.js';
+import type { Figure } from './stats.js';
 
-type Bench = { name: string; run: () => Promise<Record<string, number>> };
+type Bench = { name: string; run: () => Promise<Record<string, number | Figure>> };
 
 const benches: Bench[] = [
   { name: 'MCP server (stdio, SDK client)', run: benchMcp },
@@ -21,7 +22,10 @@ for (const bench of benches) {
   console.log(`\n## ${bench.name}`);
   try {
     const figures = await bench.run();
-    for (const [label, value] of Object.entries(figures)) console.log(`${label.padEnd(64)} ${format(label, value)}`);
+    for (const [label, figure] of Object.entries(figures)) {
+      const { value, note } = typeof figure === 'number' ? { value: figure, note: undefined } : figure;
+      console.log(`${label.padEnd(64)} ${format(label, value)}${note ? `  (${note})` : ''}`);
+    }
   } catch (error) {
     console.log(`failed: ${(error as Error).message}`);
     process.exitCode = 1;

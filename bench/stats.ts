@@ -6,3 +6,9 @@ export function percentile(values: number[], p: number): number {
 }
 
 export const median = (values: number[]): number => percentile(values, 50);
+
+/** A figure with what it is held to, printed after it: "9895  (target <= 1.15 x consultee reply bytes + 6000)". */
+export interface Figure {
+  value: number;
+  note: string;
+}
