@@ -4,6 +4,7 @@ import { AgreedFields, blockedRule, evidenceGate, isRefusal, substantive } from 
 import { placeAgreed, placeDismissed, placeUnresolved, recordPosition } from '../core/mutations.js';
 import { applyRevision, checkStability, Revision } from './point-moves.js';
 import { challengeOnPoint, findPoint, lastPosition } from '../core/queries.js';
+import { normaliseId } from '../core/references.js';
 import { accept, draft, refuse, type MoveContext, type MoveResult } from './result.js';
 
 export const BucketAssignInput = z.object({
@@ -24,7 +25,7 @@ const ASSIGNABLE_TAGS: DismissTag[] = ['FALSE', 'RISKY', 'VIOLATES-CONSTRAINT', 
 
 export function bucketAssign(state: DeliberationState, input: BucketAssignInput, ctx: MoveContext): MoveResult {
   const point = findPoint(state, input.pointId);
-  if (!point) return refuse(state, 'unknown-point', `No point ${input.pointId}.`);
+  if (!point) return refuse(state, 'unknown-point', `No point ${normaliseId(input.pointId)}.`);
   const prev = lastPosition(state, point.id);
   if (!prev) return refuse(state, 'anti-authority', `${point.id} has not been evaluated: give it a verdict before it can enter a bucket.`);
   const challenge = challengeOnPoint(state, point.id);

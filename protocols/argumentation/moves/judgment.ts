@@ -5,6 +5,7 @@ import { challengeResolve, ChallengeResolveInput } from './challenge-moves.js';
 import { AgreedFields } from './gates.js';
 import { iterationAdvance } from './iteration.js';
 import { actionsFor } from '../rules/legal-actions.js';
+import { normaliseId } from '../core/references.js';
 import { nextLegalMoves } from '../rules/legal-moves.js';
 import { LedgerUpdateInput, ledgerUpdate } from './ledger-moves.js';
 import { pointEvaluate, pointTriage, Revision } from './point-moves.js';
@@ -119,7 +120,10 @@ export function judge(state: DeliberationState, input: JudgeInput, ctx: MoveCont
   // The report is rendered from the state: one already built follows later changes (a bucket moved, a fact verified).
   if (current !== state && current.report && state.report && !input.synthesis) effects.push('report rebuilt');
   // What is legal is said of the state this judgment leaves: later items may have changed it.
-  const legal = refused.map((r) => ({ ...r, legal: r.ref && /^[PC]\d/.test(r.ref) ? actionsFor(current, r.ref) : nextLegalMoves(current).map((m) => m.move) }));
+  const legal = refused.map((r) => {
+    const ref = r.ref && normaliseId(r.ref);
+    return { ...r, ...(ref ? { ref } : {}), legal: ref && /^[PC]\d/.test(ref) ? actionsFor(current, ref) : nextLegalMoves(current).map((m) => m.move) };
+  });
   if (current === state && refused.length) {
     return { ok: true, state, effects, refused: legal };
   }

@@ -4,6 +4,7 @@ import { AgreedFields, articulateFlaw, evidenceGate, isRefusal, substantive } fr
 import { appendFact, placeAgreed, placeDismissed, placeNotEvaluated, placeUnresolved, recordPosition, reopenPoint, surfaceQuestion } from '../core/mutations.js';
 import { challengeOnPoint, findPoint, lastPosition, nextChallengeId } from '../core/queries.js';
 import { EVALUABLE } from '../rules/legal-actions.js';
+import { normaliseId } from '../core/references.js';
 import { accept, draft, refuse, requireActive, type MoveContext, type MoveResult } from './result.js';
 
 export const PointTriageInput = z.object({
@@ -28,7 +29,7 @@ export const PointEvaluateInput = z.object({
 export type PointEvaluateInput = z.infer<typeof PointEvaluateInput>;
 
 function pointOr(state: DeliberationState, pointId: string): Point | MoveResult {
-  return findPoint(state, pointId) ?? refuse(state, 'unknown-point', `No point ${pointId}.`);
+  return findPoint(state, pointId) ?? refuse(state, 'unknown-point', `No point ${normaliseId(pointId)}.`);
 }
 
 export function pointTriage(state: DeliberationState, input: PointTriageInput, ctx: MoveContext): MoveResult {

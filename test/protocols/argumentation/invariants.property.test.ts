@@ -4,6 +4,7 @@ import { DeliberationState } from '../../../schemas/argumentation.js';
 import { applyMove, moves, placeCounts, startDeliberation, type MoveResult } from '../../../protocols/argumentation/index.js';
 import { ctx, ok } from './helpers.js';
 import { inputFor, MAY_SUPERSEDE, QUESTION } from './random-moves.js';
+import { consulteeSource, factIdsIn, resolveFact } from '../../../protocols/argumentation/core/references.js';
 
 function checkInvariants(s: DeliberationState): void {
   DeliberationState.parse(s);
@@ -20,12 +21,16 @@ function checkInvariants(s: DeliberationState): void {
   // anti-authority: nothing enters a bucket untriaged; Agreed means the last position is AGREE
   for (const item of [...s.buckets.agreed, ...s.buckets.dismissed, ...s.buckets.unresolved]) expect(s.points.find((p) => p.id === item.pointId)?.triage).toBeDefined();
   for (const item of s.buckets.agreed) expect(s.positions.filter((p) => p.pointId === item.pointId).at(-1)?.classification).toBe('AGREE');
-  // evidence gate (tags never change in place, so a premise's tag is the one it had when it was used)
+  // evidence gate, every id read by the resolver (tags never change in place, so a fact's tag is the one it had when cited)
   for (const item of s.buckets.agreed) {
+    for (const c of factIdsIn(item.evidence)) expect(resolveFact(s, c.id), c.written).toBeDefined();
+    if (item.claimType === 'value') continue;
+    // Issue 20: a point id or the consultee's word is never evidence.
+    expect(consulteeSource(item.evidence)).toBeUndefined();
+    for (const c of factIdsIn(item.evidence)) expect(['user', 'verified']).toContain(resolveFact(s, c.id)?.tag);
     if (item.claimType === 'empirical') {
       expect(['execution', 'textual']).toContain(item.evidenceType);
       expect(item.evidence?.trim()).toBeTruthy();
-      for (const m of (item.evidence ?? '').matchAll(/\bF(\d+)\b/g)) expect(s.ledger.find((f) => f.id === `F${m[1]}`)?.tag).not.toBe('codex-unverified');
     }
     if (item.claimType === 'logical') {
       expect(item.evidenceType).toBe('deduction');
