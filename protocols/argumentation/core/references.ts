@@ -168,3 +168,12 @@ export function evidenceProblems(state: DeliberationState, input: EvidenceCitati
   }
   return { problems, premises: all };
 }
+
+/** Text compared as cited: folded, ids canonical, spacing ignored (re-sending "f3" for "F3" is no new evidence). */
+export function citationKey(text: string | undefined): string {
+  return foldText(text ?? '')
+    .replace(POINT_IN_TEXT, (_m, a: string, b: string) => `P${a}.${b}`)
+    .replace(FACT_IN_TEXT, (_m, a: string) => `F${a}`)
+    .replace(/\s+/g, ' ')
+    .trim();
+}

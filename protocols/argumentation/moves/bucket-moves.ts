@@ -5,6 +5,7 @@ import { placeAgreed, placeDismissed, placeUnresolved, recordPosition } from '..
 import { applyRevision, checkStability, Revision } from './point-moves.js';
 import { challengeOnPoint, findPoint, lastPosition } from '../core/queries.js';
 import { normaliseId } from '../core/references.js';
+import { updateEvidence } from './evidence-update.js';
 import { accept, draft, refuse, type MoveContext, type MoveResult } from './result.js';
 
 export const BucketAssignInput = z.object({
@@ -32,7 +33,10 @@ export function bucketAssign(state: DeliberationState, input: BucketAssignInput,
   if (challenge) {
     return refuse(state, 'defense-obligation', `${point.id} is under ${challenge.id} (${challenge.status}): it leaves through the consultee's reply or a verdict on the challenge.`);
   }
-  if (point.status === input.bucket) return refuse(state, 'already-placed', `${point.id} is already ${input.bucket}.`);
+  if (point.status === input.bucket) {
+    if (input.bucket === 'agreed') return updateEvidence(state, point.id, input, ctx);
+    return refuse(state, 'already-placed', `${point.id} is already ${input.bucket}, so placing it there again changes nothing: a bucket item moves a point to another bucket; to change its classification give a verdict (with revision).`);
+  }
   const implied: Classification | undefined = input.bucket === 'agreed' ? 'AGREE' : input.bucket === 'dismissed' && prev.classification === 'AGREE' ? 'REJECT' : undefined;
   if (implied) {
     const unstable = checkStability(state, point.id, implied, input.revision);

@@ -124,11 +124,12 @@ export function judge(state: DeliberationState, input: JudgeInput, ctx: MoveCont
     const ref = r.ref && normaliseId(r.ref);
     return { ...r, ...(ref ? { ref } : {}), legal: ref && /^[PC]\d/.test(ref) ? actionsFor(current, ref) : nextLegalMoves(current).map((m) => m.move) };
   });
-  if (current === state && refused.length) {
-    return { ok: true, state, effects, refused: legal };
-  }
-  return { ...(accept(current === state ? structuredClone(state) : current, effects, ctx) as Extract<MoveResult, { ok: true }>), refused: legal };
+  // A judgment that changed nothing leaves the state as it was: no new revision, audited as unchanged.
+  if (current === state || sameState(current, state)) return { ok: true, state, effects, refused: legal };
+  return { ...(accept(current, effects, ctx) as Extract<MoveResult, { ok: true }>), refused: legal };
 }
+
+const sameState = (a: DeliberationState, b: DeliberationState) => JSON.stringify({ ...a, updatedAt: b.updatedAt }) === JSON.stringify(b);
 
 /** Applies steps in order as one: the first refusal refuses them all. */
 function chain(state: DeliberationState, steps: Step[]): MoveResult {
@@ -219,10 +220,15 @@ function judgePoint(p: PointJudgment, ctx: MoveContext): Step {
   }
   if (p.bucket) {
     steps.push((s) => {
-      // A verdict that already placed the point there makes the bucket a confirmation, not a second move.
-      if (findPoint(s, id)?.status === p.bucket) return { ok: true, state: s, effects: [] };
+      // The verdict of this same item placed it there: the bucket confirms it. Without one it is a move of its own.
+      if (p.verdict && findPoint(s, id)?.status === p.bucket) return { ok: true, state: s, effects: [] };
       return bucketAssign(s, { pointId: id, bucket: p.bucket!, tag: p.tag, status: p.status, crux: p.crux, measurement: p.measurement, threshold: p.threshold, verdictChange: p.verdictChange, revision: p.revision, claimType: p.claimType, evidenceType: p.evidenceType, evidence: p.evidence, premises: p.premises, reason: p.reason }, ctx);
     });
   }
-  return (s) => chain(s, steps);
+  return (s) => {
+    const result = chain(s, steps);
+    // Only a triage that repeats the recorded one gets here unchanged: say so rather than nothing.
+    if (result.ok && result.state === s) return { ...result, effects: [`${findPoint(s, id)?.id ?? id} unchanged: already triaged ${findPoint(s, id)?.triage ?? ''}`.trim()] };
+    return result;
+  };
 }

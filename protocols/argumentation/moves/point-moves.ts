@@ -5,6 +5,7 @@ import { appendFact, placeAgreed, placeDismissed, placeNotEvaluated, placeUnreso
 import { challengeOnPoint, findPoint, lastPosition, nextChallengeId } from '../core/queries.js';
 import { EVALUABLE } from '../rules/legal-actions.js';
 import { normaliseId } from '../core/references.js';
+import { updateEvidence } from './evidence-update.js';
 import { accept, draft, refuse, requireActive, type MoveContext, type MoveResult } from './result.js';
 
 export const PointTriageInput = z.object({
@@ -106,6 +107,7 @@ export function pointEvaluate(state: DeliberationState, input: PointEvaluateInpu
   if (point.status === 'dismissed' && point.triage === 'out-of-scope') return refuse(state, 'not-evaluable', `${point.id} was dismissed as out of scope.`);
   const challenge = challengeOnPoint(state, point.id);
   if (challenge) return refuse(state, 'challenge-pending', `${point.id} is under ${challenge.id} (${challenge.status}); settle it through the reply or a verdict on the challenge.`);
+  if (point.status === 'agreed' && input.classification === 'AGREE') return updateEvidence(state, point.id, input, ctx);
   const prev = lastPosition(state, point.id);
   const placed = ['agreed', 'dismissed', 'unresolved'].includes(point.status);
   if (placed && prev?.classification === input.classification) return refuse(state, 'already-placed', `${point.id} is already ${point.status} as ${input.classification}.`);

@@ -81,7 +81,9 @@ function bucketItem(s: DeliberationState, p: Point, a: number, b: number): Recor
   const bucket = (['agreed', 'dismissed', 'unresolved'] as const)[b % 3];
   const to = bucket === 'agreed' ? 'AGREE' : bucket === 'dismissed' && prev === 'AGREE' ? 'REJECT' : undefined;
   const revision = to && prev && prev !== to && b % 4 ? { from: prev, because: 'new measurements arrived today' } : undefined;
-  return { id: spell(p.id, b), bucket, tag: (['FALSE', 'RISKY', undefined] as const)[a % 3], status: (['blocked', 'tradeoff'] as const)[a % 2], crux: 'throughput against cost', measurement: 'p99', threshold: '5 ms', verdictChange: a % 7 ? 'flips it' : undefined, revision, claimType: 'value', reason: reason(a % 11 === 0) };
+  // Agreed again on an Agreed point: an evidence update when it cites something new, else a repeat the engine refuses.
+  const agreedAgain = bucket === 'agreed' && p.status === 'agreed' && a % 2 ? { claimType: 'empirical', evidenceType: 'execution', evidence: evidenceText(s, a, b, a % 3 === 0) } : { claimType: 'value' };
+  return { id: spell(p.id, b), bucket, tag: (['FALSE', 'RISKY', undefined] as const)[a % 3], status: (['blocked', 'tradeoff'] as const)[a % 2], crux: 'throughput against cost', measurement: 'p99', threshold: '5 ms', verdictChange: a % 7 ? 'flips it' : undefined, revision, ...agreedAgain, reason: reason(a % 11 === 0) };
 }
 
 function challengeItem(id: string, a: number, b: number, flag: boolean): Record<string, unknown> {
