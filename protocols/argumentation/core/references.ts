@@ -1,4 +1,4 @@
-import type { Challenge, ClaimType, DeliberationState, Fact, Point } from '../../../schemas/argumentation.js';
+import type { AgreedItem, Challenge, ClaimType, DeliberationState, Fact, Point } from '../../../schemas/argumentation.js';
 
 /**
  * The one place ids are read. An id is normalised before it is looked up ("f2", "F02", "F 2", "Ｆ２" and
@@ -167,6 +167,14 @@ export function evidenceProblems(state: DeliberationState, input: EvidenceCitati
     if (gap) problems.push(gap);
   }
   return { problems, premises: all };
+}
+
+/** Agreed items whose evidence no longer holds on the ledger as it now stands (a fact refuted or superseded since). */
+export function staleAgreed(state: DeliberationState): { item: AgreedItem; problems: string[] }[] {
+  return state.buckets.agreed
+    .filter((item) => item.claimType !== 'value')
+    .map((item) => ({ item, problems: evidenceProblems(state, item).problems }))
+    .filter((x) => x.problems.length);
 }
 
 /** Text compared as cited: folded, ids canonical, spacing ignored (re-sending "f3" for "F3" is no new evidence). */

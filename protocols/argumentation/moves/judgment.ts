@@ -122,7 +122,7 @@ export function judge(state: DeliberationState, input: JudgeInput, ctx: MoveCont
   // What is legal is said of the state this judgment leaves: later items may have changed it.
   const legal = refused.map((r) => {
     const ref = r.ref && normaliseId(r.ref);
-    return { ...r, ...(ref ? { ref } : {}), legal: ref && /^[PC]\d/.test(ref) ? actionsFor(current, ref) : nextLegalMoves(current).map((m) => m.move) };
+    return { ...r, ...(ref ? { ref } : {}), legal: ref && /^[PC]\d/.test(ref) ? actionsFor(current, ref) : [...new Set(nextLegalMoves(current).map((m) => m.move))] };
   });
   // A judgment that changed nothing leaves the state as it was: no new revision, audited as unchanged.
   if (current === state || sameState(current, state)) return { ok: true, state, effects, refused: legal };

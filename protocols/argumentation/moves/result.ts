@@ -36,7 +36,7 @@ export function accept(state: DeliberationState, effects: string[], ctx: MoveCon
 }
 
 export function refuse(state: DeliberationState, rule: string, message: string): MoveResult {
-  return { ok: false, refusal: { rule, message, legalMoves: nextLegalMoves(state).map((m) => m.move) } };
+  return { ok: false, refusal: { rule, message, legalMoves: [...new Set(nextLegalMoves(state).map((m) => m.move))] } };
 }
 
 /** Moves never mutate their input: they work on a deep copy. */

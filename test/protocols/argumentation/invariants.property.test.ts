@@ -4,7 +4,7 @@ import { DeliberationState } from '../../../schemas/argumentation.js';
 import { applyMove, moves, placeCounts, startDeliberation, type MoveResult } from '../../../protocols/argumentation/index.js';
 import { ctx, ok } from './helpers.js';
 import { inputFor, MAY_SUPERSEDE, QUESTION } from './random-moves.js';
-import { consulteeSource, factIdsIn, resolveFact } from '../../../protocols/argumentation/core/references.js';
+import { consulteeSource, factIdsIn, resolveFact, staleAgreed } from '../../../protocols/argumentation/core/references.js';
 
 function checkInvariants(s: DeliberationState): void {
   DeliberationState.parse(s);
@@ -64,6 +64,7 @@ describe('invariants under random move sequences', () => {
     const endings = new Set<string>();
     let maxN = 0;
     let itemRefusals = 0;
+    let staleStates = 0;
     const action = fc.record({ kind: fc.nat(40), a: fc.nat(1000), b: fc.nat(1000), flag: fc.boolean() });
     fc.assert(
       fc.property(fc.constantFrom('standard', 'minimal', 'quick'), fc.array(action, { minLength: 60, maxLength: 120 }), (mode, actions) => {
@@ -86,6 +87,9 @@ describe('invariants under random move sequences', () => {
           }
           // Issue 21, item 1: a judgment that changed nothing returns the very state, so nothing stores it as a change.
           if (name === 'judge' && JSON.stringify({ ...r.state, updatedAt: s.updatedAt }) === JSON.stringify(s)) expect(r.state).toBe(s);
+          // Issue 20: synthesis builds no report while an Agreed item's evidence no longer holds.
+          if (r.state.report && !s.report) expect(staleAgreed(r.state)).toEqual([]);
+          if (staleAgreed(r.state).length) staleStates += 1;
           if (r.refused?.length) {
             itemRefusals += 1;
             // Nothing moves on while an item is refused (the synthesis, last, may fail after the advance): no report either.
@@ -112,5 +116,6 @@ describe('invariants under random move sequences', () => {
     expect(maxN).toBeGreaterThanOrEqual(5);
     expect(itemRefusals).toBeGreaterThan(100);
     expect(refusals.size).toBeGreaterThan(20);
+    expect(staleStates).toBeGreaterThan(0);
   });
 });

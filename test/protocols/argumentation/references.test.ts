@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { DeliberationState } from '../../../schemas/argumentation.js';
+import { nextLegalMoves, nextLines } from '../../../protocols/argumentation/index.js';
 import { factIdsIn, normaliseFactId, normalisePointId, pointIdsIn, resolveFact, resolvePoint } from '../../../protocols/argumentation/core/references.js';
-import { advance, agreeEmpirical, agreeValue, judge, judged, points, refusedItem, refusedWith, reply, skeptical, withTwoPoints } from './helpers.js';
+import { advance, agreeEmpirical, agreeValue, apply, empiricalEvidence, judge, judged, points, recommendation, refusedItem, refusedWith, reply, skeptical, withTwoPoints } from './helpers.js';
 
 /** Issue 20, item 5: every id cited as evidence, premise, verification reference or supersession resolves. */
 
@@ -94,5 +95,46 @@ describe('ledger references resolve', () => {
     const s = judged(withLedger(), { ledger: [{ action: 'supersede', factId: 'F03', text: 'redis.conf enables AOF every second', tag: 'verified', reference: 'redis.conf:13 "appendfsync everysec"' }] });
     expect(s.ledger.find((f) => f.id === 'F3')?.supersededBy).toBe('F4');
     expect(refusedItem(judge(s, { ledger: [{ action: 'verify', factId: 'ｆ９', outcome: 'refuted', reference: 'x.txt:1 "no"' }] }), 'unknown-fact')).toMatchObject({ ref: 'F9', message: 'No fact F9; the ledger has F1..F4.' });
+  });
+});
+
+describe('synthesis re-checks every Agreed item against the final ledger', () => {
+  /** P1.1 Agreed on F3 (verified), P1.2 on a value; the deliberation then converges. */
+  function agreedOnF3(): DeliberationState {
+    const s = judged(withLedger(), { ...points(['P1.1', { ...agreeEmpirical, evidence: 'F3' }], ['P1.2', agreeValue]), ...advance });
+    return reply(s, 'No further points.');
+  }
+  const supersedeF3 = { ledger: [{ action: 'supersede', factId: 'F3', text: 'AOF is off in production', tag: 'user' }] };
+
+  it('refuses when a cited fact was superseded since, naming the item and the move that fixes it', () => {
+    const ended = judged(agreedOnF3(), { ...supersedeF3, ...advance });
+    expect(ended.status).toBe('terminated');
+    const legal = refusedWith(apply(ended, 'synthesize', recommendation), 'evidence-gate');
+    expect(legal).toEqual(['delib_judge']);
+    const r = apply(ended, 'synthesize', recommendation);
+    expect(!r.ok && r.refusal.message).toMatch(/^Agreed on evidence that no longer holds on the final ledger: P1\.1 \(F3 is superseded by F4\)\. .*bucket "agreed" and new evidence/);
+    expect(nextLegalMoves(ended).map((m) => m.move)).not.toContain('delib_synthesize');
+    expect(nextLegalMoves(ended).map((m) => m.why)).toContainEqual(expect.stringMatching(/^evidence no longer holds for P1\.1 \(F3 is superseded by F4\)/));
+    // The same judgment that ends it cannot carry the synthesis past the check either.
+    const same = judge(agreedOnF3(), { ...supersedeF3, ...advance, synthesis: recommendation });
+    expect(same.ok && same.refused?.map((x) => [x.item, x.rule])).toEqual([['synthesis', 'evidence-gate']]);
+  });
+
+  it('while the deliberation runs, next names the item and a new AGREE verdict with new evidence mends it', () => {
+    const s = judged(agreedOnF3(), supersedeF3);
+    expect(nextLines(s).join('\n')).toMatch(/evidence no longer holds for P1\.1 \(F3 is superseded by F4\)/);
+    const mended = judged(s, points(['P1.1', { ...agreeEmpirical, evidenceType: 'execution', evidence: 'redis-cli CONFIG GET appendonly -> "yes"' }]));
+    expect(nextLines(mended).join('\n')).not.toMatch(/no longer holds/);
+    expect(judged(mended, { ...advance, synthesis: recommendation }).report).toBeDefined();
+  });
+
+  it('an evidence update mends it: the point stays Agreed on what now supports it, and synthesis goes through', () => {
+    const ended = judged(agreedOnF3(), { ...supersedeF3, ...advance });
+    const mended = judge(ended, points(['P1.1', { bucket: 'agreed', ...empiricalEvidence, evidenceType: 'execution', evidence: 'redis-cli CONFIG GET appendonly -> "yes"' }]));
+    expect(mended.ok && mended.effects).toEqual(['P1.1 stays Agreed: evidence updated (execution)']);
+    const s = mended.ok ? mended.state : ended;
+    expect(s.buckets.agreed.map((a) => [a.pointId, a.evidence])).toEqual([['P1.1', 'redis-cli CONFIG GET appendonly -> "yes"'], ['P1.2', undefined]]);
+    expect(nextLegalMoves(s).map((m) => m.move)).toContain('delib_synthesize');
+    expect(apply(s, 'synthesize', recommendation).ok).toBe(true);
   });
 });
