@@ -4,7 +4,7 @@ import { bucketAssign } from './bucket-moves.js';
 import { challengeResolve, ChallengeResolveInput } from './challenge-moves.js';
 import { AgreedFields } from './gates.js';
 import { iterationAdvance } from './iteration.js';
-import { actionsFor } from '../rules/legal-actions.js';
+import { itemLegal, type ItemLegal } from '../rules/legal-actions.js';
 import { normaliseId } from '../core/references.js';
 import { nextLegalMoves } from '../rules/legal-moves.js';
 import { LedgerUpdateInput, ledgerUpdate } from './ledger-moves.js';
@@ -120,13 +120,18 @@ export function judge(state: DeliberationState, input: JudgeInput, ctx: MoveCont
   // The report is rendered from the state: one already built follows later changes (a bucket moved, a fact verified).
   if (current !== state && current.report && state.report && !input.synthesis) effects.push('report rebuilt');
   // What is legal is said of the state this judgment leaves: later items may have changed it.
-  const legal = refused.map((r) => {
-    const ref = r.ref && normaliseId(r.ref);
-    return { ...r, ...(ref ? { ref } : {}), legal: ref && /^[PC]\d/.test(ref) ? actionsFor(current, ref) : [...new Set(nextLegalMoves(current).map((m) => m.move))] };
-  });
+  const legal = refused.map((r) => ({ ...r, ...(r.ref ? { ref: normaliseId(r.ref) } : {}), ...refusalLegal(current, r.ref) }));
   // A judgment that changed nothing leaves the state as it was: no new revision, audited as unchanged.
   if (current === state || sameState(current, state)) return { ok: true, state, effects, refused: legal };
   return { ...(accept(current, effects, ctx) as Extract<MoveResult, { ok: true }>), refused: legal };
+}
+
+/** The actions legal now for a point or challenge item, else the tools legal now; never an empty list without why. */
+function refusalLegal(state: DeliberationState, ref: string | undefined): ItemLegal {
+  const forRef = itemLegal(state, ref);
+  if (forRef) return forRef;
+  const tools = [...new Set(nextLegalMoves(state).map((m) => m.move))];
+  return tools.length ? { legal: tools } : { legal: tools, whyNone: 'the deliberation is over and its record complete: nothing more can change it' };
 }
 
 const sameState = (a: DeliberationState, b: DeliberationState) => JSON.stringify({ ...a, updatedAt: b.updatedAt }) === JSON.stringify(b);

@@ -19,6 +19,8 @@ export interface ItemRefusal {
   message: string;
   /** Actions legal now for that ref (e.g. "verdict", "bucket"), or the moves legal now. */
   legal: string[];
+  /** When `legal` is empty: why nothing is legal for that item now, and where it goes instead. */
+  whyNone?: string;
 }
 
 export type MoveResult =

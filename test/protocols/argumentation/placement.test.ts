@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { DeliberationState } from '../../../schemas/argumentation.js';
-import { agreeEmpirical, agreeValue, judge, judged, points, refusedItem, skeptical, withTwoPoints } from './helpers.js';
+import { advance, agreeEmpirical, agreeValue, judge, judged, points, refusedItem, reply, skeptical, withTwoPoints } from './helpers.js';
+
+const rebut = { challenges: [{ id: 'C1', verdict: 'rebutted', reason: 'the argument does not change the facts' }] };
+const holdRound = (s: DeliberationState) => judged(reply(s, 'Re C1: still holds. INFERENCE'), { ...rebut, ...advance });
 
 /** P1.1 Agreed (value), P1.2 challenged by C1, n=1. */
 function placed(): DeliberationState {
@@ -43,5 +46,35 @@ describe('issue 21, item 1: a repeated placement is refused, never silently drop
     const s = placed();
     const r = judge(s, points(['P1.1', { triage: 'in-scope' }]));
     expect(r.ok && [r.state === s, r.effects, r.refused]).toEqual([true, ['P1.1 unchanged: already triaged in-scope'], []]);
+  });
+});
+
+describe('issue 21, item 2: a refused item names what is legal for it now, or plainly why nothing is', () => {
+  it('a late point in Not Evaluated: bucket and verdict are refused alike, with why and no action to try', () => {
+    const s0 = holdRound(holdRound(judged(withTwoPoints({ mode: 'standard' }), { ...points(['P1.1', skeptical], ['P1.2', agreeValue]), ...advance })));
+    expect(s0.phase).toBe('DEVELOPMENT');
+    const s = judged(reply(s0, 'Re C1: holds. INFERENCE\n1. A separate staffing argument. INFERENCE'), rebut);
+    expect(s.points.find((p) => p.id === 'P4.1')?.status).toBe('not-evaluated');
+    for (const item of [{ bucket: 'agreed', claimType: 'value', reason: 'staffing matters a great deal' }, agreeValue]) {
+      const refused = refusedItem(judge(s, points(['P4.1', item])), 'not-evaluable');
+      expect(refused.legal).toEqual([]);
+      expect(refused.message).toMatch(/^P4\.1 is Not Evaluated \(phase-violation: a new argument after CONSTRUCTIVE stays out of the buckets\)/);
+      expect(refused.whyNone).toBe(refused.message.replace(/\.$/, ''));
+    }
+  });
+
+  it('a challenged point names the challenge it leaves through', () => {
+    const s = placed();
+    const r = refusedItem(judge(s, points(['P1.2', { bucket: 'dismissed', tag: 'FALSE', reason: 'contradicted by the docs' }])), 'defense-obligation');
+    expect(r).toMatchObject({ legal: [], whyNone: "P1.2 is under C1 (open): it leaves through the consultee's answer to C1 in the next reply, not by a verdict or bucket of its own" });
+    expect(refusedItem(judge(s, points(['P1.2', agreeValue])), 'challenge-pending').whyNone).toBe(r.whyNone);
+  });
+
+  it('a challenge not yet answered, an unknown point, an unknown challenge', () => {
+    const s = placed();
+    const open = refusedItem(judge(s, { challenges: [{ id: 'C1', verdict: 'accepted', claimType: 'value', reason: 'the defense is convincing now' }] }), 'no-defense-to-judge');
+    expect(open).toMatchObject({ legal: [], whyNone: 'C1 is open: nothing to judge until the consultee answers it in a reply; deadlock becomes possible at iteration 4' });
+    expect(refusedItem(judge(s, points(['p9.9', agreeValue])), 'unknown-point')).toMatchObject({ ref: 'P9.9', legal: [], whyNone: 'there is no point P9.9 (the points are P1.1, P1.2)' });
+    expect(refusedItem(judge(s, { challenges: [{ id: 'c7', verdict: 'rebutted', reason: 'the numbers do not add up' }] }), 'unknown-challenge')).toMatchObject({ ref: 'C7', legal: [], whyNone: 'there is no challenge C7 (the challenges are C1)' });
   });
 });

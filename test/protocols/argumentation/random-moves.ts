@@ -123,7 +123,8 @@ export function inputFor(s: DeliberationState, act: Action): [string, unknown] {
   // Mostly target what is waiting, sometimes anything (to exercise refusals).
   const targeted = a % 4 !== 0;
   const waiting = awaiting(s);
-  const point = pick(targeted && waiting.length ? waiting : s.points, a) ?? ({ id: 'P1.1' } as Point);
+  // Sometimes an id that names nothing: its refusal must still say what is legal, or why nothing is.
+  const point = a % 17 === 0 ? ({ id: 'P9.9' } as Point) : (pick(targeted && waiting.length ? waiting : s.points, a) ?? ({ id: 'P1.1' } as Point));
   const defended = s.challenges.filter((c) => c.status === 'defended');
   const challenge = pick(targeted && defended.length ? defended : s.challenges, a)?.id ?? 'C1';
   const fact = pick(s.ledger, b)?.id ?? 'F1';
