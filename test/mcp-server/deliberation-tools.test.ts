@@ -165,7 +165,7 @@ describe('argumentation through the MCP tools alone', () => {
     expect(partly.refused).toEqual([
       { item: 'points[1]', ref: 'P1.2', rule: 'evidence-gate', message: expect.stringMatching(/execution or textual/), legal: expect.arrayContaining(['verdict']) },
       { item: 'points[2]', ref: 'P1.3', rule: 'articulation', message: expect.stringMatching(/REJECT needs/), legal: expect.arrayContaining(['verdict']) },
-      { item: 'challenges[0]', ref: 'C9', rule: 'unknown-challenge', message: expect.any(String), legal: [] },
+      { item: 'challenges[0]', ref: 'C9', rule: 'unknown-challenge', message: expect.any(String), legal: [], whyNone: 'there is no challenge C9 (the challenges are C1)' },
     ]);
     expect(partly.effects).toContain('C1 opened (SKEPTICAL) on P1.1');
     expect(partly.effects.join('\n')).toMatch(/no advance: 3 item\(s\) refused/);

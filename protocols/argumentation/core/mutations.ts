@@ -30,6 +30,11 @@ export function placeAgreed(state: DeliberationState, item: AgreedItem): void {
   setStatus(state, item.pointId, 'agreed');
 }
 
+/** New evidence for a point that stays Agreed: its entry is replaced where it stands. */
+export function updateAgreed(state: DeliberationState, item: AgreedItem): void {
+  state.buckets.agreed = state.buckets.agreed.map((i) => (i.pointId === item.pointId ? item : i));
+}
+
 export function placeDismissed(state: DeliberationState, item: DismissedItem): void {
   unplace(state, item.pointId);
   state.buckets.dismissed.push(item);

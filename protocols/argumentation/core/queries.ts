@@ -1,4 +1,5 @@
 import type { Challenge, DeliberationState, Fact, Phase, Point, Position } from '../../../schemas/argumentation.js';
+import { resolveChallenge, resolveFact, resolvePoint } from './references.js';
 
 export const ITERATION_CAP = 8;
 export const QUICK_ITERATION_CAP = 2;
@@ -36,17 +37,10 @@ export function concededNow(state: DeliberationState, pointId: string): boolean 
   return state.buckets.dismissed.some((d) => d.pointId === pointId && d.iter === state.n && d.tag === 'CONCEDED');
 }
 
-export function findPoint(state: DeliberationState, id: string): Point | undefined {
-  return state.points.find((p) => p.id === id);
-}
-
-export function findFact(state: DeliberationState, id: string): Fact | undefined {
-  return state.ledger.find((f) => f.id === id);
-}
-
-export function findChallenge(state: DeliberationState, id: string): Challenge | undefined {
-  return state.challenges.find((c) => c.id === id);
-}
+/** Lookups by id as written: the resolver (references.ts) normalises it first. */
+export const findPoint = resolvePoint;
+export const findFact = resolveFact;
+export const findChallenge = resolveChallenge;
 
 export function activeFacts(state: DeliberationState): Fact[] {
   return state.ledger.filter((f) => !f.supersededBy && !f.refuted);
@@ -123,11 +117,6 @@ export function isOneSentence(text: string): boolean {
 export function saysNone(text: string | undefined): boolean {
   // Only a flaw that says nothing else: "Nothing here compares the two." names a flaw.
   return !!text && /^\s*(none|no flaws?(?: found)?|n\/a|nothing(?: to (?:add|say))?)\s*[.!]*\s*$/i.test(text);
-}
-
-export function citedFactIds(text: string | undefined): string[] {
-  if (!text) return [];
-  return [...text.matchAll(/\bF(\d+)\b/g)].map((m) => `F${m[1]}`);
 }
 
 export function nextFactId(state: DeliberationState): string {

@@ -4,6 +4,9 @@ import { AgreedFields, blockedRule, evidenceGate, isRefusal, substantive } from 
 import { placeAgreed, placeDismissed, placeUnresolved, recordPosition } from '../core/mutations.js';
 import { applyRevision, checkStability, Revision } from './point-moves.js';
 import { challengeOnPoint, findPoint, lastPosition } from '../core/queries.js';
+import { normaliseId } from '../core/references.js';
+import { pointClosedWhy } from '../rules/legal-actions.js';
+import { updateEvidence } from './evidence-update.js';
 import { accept, draft, refuse, type MoveContext, type MoveResult } from './result.js';
 
 export const BucketAssignInput = z.object({
@@ -24,14 +27,18 @@ const ASSIGNABLE_TAGS: DismissTag[] = ['FALSE', 'RISKY', 'VIOLATES-CONSTRAINT', 
 
 export function bucketAssign(state: DeliberationState, input: BucketAssignInput, ctx: MoveContext): MoveResult {
   const point = findPoint(state, input.pointId);
-  if (!point) return refuse(state, 'unknown-point', `No point ${input.pointId}.`);
+  if (!point) return refuse(state, 'unknown-point', `No point ${normaliseId(input.pointId)}.`);
+  const closed = pointClosedWhy(state, point);
+  if (closed) return refuse(state, challengeOnPoint(state, point.id) ? 'defense-obligation' : 'not-evaluable', `${closed}.`);
   const prev = lastPosition(state, point.id);
-  if (!prev) return refuse(state, 'anti-authority', `${point.id} has not been evaluated: give it a verdict before it can enter a bucket.`);
-  const challenge = challengeOnPoint(state, point.id);
-  if (challenge) {
-    return refuse(state, 'defense-obligation', `${point.id} is under ${challenge.id} (${challenge.status}): it leaves through the consultee's reply or a verdict on the challenge.`);
+  if (!prev) {
+    const instead = state.status === 'active' ? 'give it a verdict before it can enter a bucket' : 'the deliberation ended before it had one, so it cannot enter a bucket';
+    return refuse(state, 'anti-authority', `${point.id} has not been evaluated: ${instead}.`);
   }
-  if (point.status === input.bucket) return refuse(state, 'already-placed', `${point.id} is already ${input.bucket}.`);
+  if (point.status === input.bucket) {
+    if (input.bucket === 'agreed') return updateEvidence(state, point.id, input, ctx);
+    return refuse(state, 'already-placed', `${point.id} is already ${input.bucket}, so placing it there again changes nothing: a bucket item moves a point to another bucket; to change its classification give a verdict (with revision).`);
+  }
   const implied: Classification | undefined = input.bucket === 'agreed' ? 'AGREE' : input.bucket === 'dismissed' && prev.classification === 'AGREE' ? 'REJECT' : undefined;
   if (implied) {
     const unstable = checkStability(state, point.id, implied, input.revision);

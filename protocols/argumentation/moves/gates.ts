@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ClaimType, EvidenceType, type DeliberationState } from '../../../schemas/argumentation.js';
-import { citedFactIds, findFact, isSubstantive, saysNone, sentences } from '../core/queries.js';
+import { isSubstantive, saysNone, sentences } from '../core/queries.js';
+import { evidenceProblems, normaliseId } from '../core/references.js';
 import { refuse, type MoveResult } from './result.js';
 import { evidenceReason } from '../core/evidence.js';
 
@@ -23,38 +24,44 @@ export interface AgreedInput {
 
 export type AgreedGate = { claimType: ClaimType; evidenceType: EvidenceType; evidence?: string; premises?: string[]; reason: string };
 
-/** A deduction rests only on facts the consultee cannot have put there unverified: active user or verified facts. */
-function logicalGate(state: DeliberationState, pointId: string, input: AgreedInput, reason: string): MoveResult | AgreedGate {
-  const premises = [...new Set([...(input.premises ?? []), ...citedFactIds(input.evidence)])];
-  if (!premises.length) return refuse(state, 'evidence-gate', `${pointId} is logical: cite the ledger facts it follows from (premises: ["F1", ...]).`);
-  const bad = premises.filter((id) => {
-    const fact = findFact(state, id);
-    return !fact || fact.supersededBy || fact.refuted || (fact.tag !== 'user' && fact.tag !== 'verified');
-  });
-  if (bad.length) {
-    return refuse(state, 'evidence-gate', `Premises of ${pointId} must be active user or verified facts; ${bad.join(', ')} ${bad.length > 1 ? 'are' : 'is'} not (verify a codex-unverified fact with a ledger verify item first).`);
-  }
-  return { claimType: 'logical', evidenceType: 'deduction', evidence: input.evidence, premises, reason };
+/**
+ * Every id the claim rests on resolves (core/references.ts): a cited fact exists and, for an empirical or
+ * logical claim, is an active user or verified fact (the consultee cannot have put it there unverified);
+ * a point id or "Codex said so" is never evidence nor a premise.
+ */
+function citationRefusal(state: DeliberationState, pointId: string, claimType: ClaimType, problems: string[]): MoveResult {
+  const fix =
+    claimType === 'value'
+      ? 'Cite only facts the ledger holds.'
+      : 'Evidence names what you checked (command + output, or path:line + verbatim quote) or active user/verified facts: verify a codex-unverified fact with a ledger verify item first, and cite a superseded fact by the one that replaced it.';
+  return refuse(state, 'evidence-gate', `The evidence for ${pointId} does not hold: ${problems.join('; ')}. ${fix}`);
 }
 
+function logicalGate(state: DeliberationState, pointId: string, input: AgreedInput, reason: string): MoveResult | AgreedGate {
+  const { problems, premises } = evidenceProblems(state, { claimType: 'logical', evidence: input.evidence, premises: input.premises });
+  if (problems.length) return citationRefusal(state, pointId, 'logical', problems);
+  if (!premises.length) return refuse(state, 'evidence-gate', `${pointId} is logical: cite the ledger facts it follows from (premises: ["F1", ...]).`);
+  return { claimType: 'logical', evidenceType: 'deduction', evidence: input.evidence, premises, reason };
+}
 
 export function evidenceGate(state: DeliberationState, pointId: string, input: AgreedInput): MoveResult | AgreedGate {
   if (!input.claimType) return refuse(state, 'evidence-gate', `Say whether ${pointId} is empirical, logical or a value judgment (claimType) before it can be Agreed.`);
   // Evidence or premises say why an empirical or logical claim holds; a value claim needs its reason.
   // Short, so the report does not print the evidence twice.
-  const implied = input.claimType === 'value' ? undefined : input.evidence?.trim() ? evidenceReason(input.evidenceType) : input.premises?.length ? `follows from ${input.premises.join(', ')}` : undefined;
+  const implied = input.claimType === 'value' ? undefined : input.evidence?.trim() ? evidenceReason(input.evidenceType) : input.premises?.length ? `follows from ${input.premises.map(normaliseId).join(', ')}` : undefined;
   const reason = substantive(state, input.reason ?? implied, `Agreeing with ${pointId}`);
   if (typeof reason !== 'string') return reason;
-  if (input.claimType === 'value') return { claimType: 'value', evidenceType: 'n/a', evidence: input.evidence, reason };
+  if (input.claimType === 'value') {
+    const { problems } = evidenceProblems(state, { claimType: 'value', evidence: input.evidence });
+    return problems.length ? citationRefusal(state, pointId, 'value', problems) : { claimType: 'value', evidenceType: 'n/a', evidence: input.evidence, reason };
+  }
   if (input.claimType === 'logical') return logicalGate(state, pointId, input, reason);
   if (input.evidenceType !== 'execution' && input.evidenceType !== 'textual') {
     return refuse(state, 'evidence-gate', `${pointId} is empirical: Agreed needs evidenceType execution or textual (unclear evidence is not evidence); verify it or keep it contested.`);
   }
   if (!input.evidence?.trim()) return refuse(state, 'evidence-gate', `${pointId}: name the ${input.evidenceType} evidence (output, or path:line with a verbatim quote).`);
-  const unverified = citedFactIds(input.evidence).filter((id) => findFact(state, id)?.tag === 'codex-unverified' || findFact(state, id)?.refuted);
-  if (unverified.length) {
-    return refuse(state, 'evidence-gate', `${unverified.join(', ')} are consultee claims not verified: verify them (a ledger item with action verify) before using them as evidence.`);
-  }
+  const { problems } = evidenceProblems(state, { claimType: 'empirical', evidence: input.evidence });
+  if (problems.length) return citationRefusal(state, pointId, 'empirical', problems);
   return { claimType: 'empirical', evidenceType: input.evidenceType, evidence: input.evidence, reason };
 }
 

@@ -80,7 +80,8 @@ export function iterationAdvance(state: DeliberationState, input: IterationAdvan
     return accept(next, [...effects, `${capped ? 'iteration cap reached' : 'quick: both consultee turns spent'}${unresolved}${then}`], ctx);
   }
   const unaddressed = open.some((c) => c.status === 'open' || c.status === 'dropped');
-  if (next.mode === 'standard' && next.n === 2 && !next.extendedConstructive && (unaddressed || stressPending)) {
+  // Minimal mode keeps the phases (the seed): its coverage check extends CONSTRUCTIVE too; only the stress test is standard's.
+  if (next.mode !== 'quick' && next.n === 2 && !next.extendedConstructive && (unaddressed || stressPending)) {
     next.extendedConstructive = true;
     next.n = 3;
     next.phase = 'CONSTRUCTIVE';

@@ -4,7 +4,8 @@ import { bucketAssign } from './bucket-moves.js';
 import { challengeResolve, ChallengeResolveInput } from './challenge-moves.js';
 import { AgreedFields } from './gates.js';
 import { iterationAdvance } from './iteration.js';
-import { actionsFor } from '../rules/legal-actions.js';
+import { itemLegal, type ItemLegal } from '../rules/legal-actions.js';
+import { normaliseId } from '../core/references.js';
 import { nextLegalMoves } from '../rules/legal-moves.js';
 import { LedgerUpdateInput, ledgerUpdate } from './ledger-moves.js';
 import { pointEvaluate, pointTriage, Revision } from './point-moves.js';
@@ -119,12 +120,21 @@ export function judge(state: DeliberationState, input: JudgeInput, ctx: MoveCont
   // The report is rendered from the state: one already built follows later changes (a bucket moved, a fact verified).
   if (current !== state && current.report && state.report && !input.synthesis) effects.push('report rebuilt');
   // What is legal is said of the state this judgment leaves: later items may have changed it.
-  const legal = refused.map((r) => ({ ...r, legal: r.ref && /^[PC]\d/.test(r.ref) ? actionsFor(current, r.ref) : nextLegalMoves(current).map((m) => m.move) }));
-  if (current === state && refused.length) {
-    return { ok: true, state, effects, refused: legal };
-  }
-  return { ...(accept(current === state ? structuredClone(state) : current, effects, ctx) as Extract<MoveResult, { ok: true }>), refused: legal };
+  const legal = refused.map((r) => ({ ...r, ...(r.ref ? { ref: normaliseId(r.ref) } : {}), ...refusalLegal(current, r.ref) }));
+  // A judgment that changed nothing leaves the state as it was: no new revision, audited as unchanged.
+  if (current === state || sameState(current, state)) return { ok: true, state, effects, refused: legal };
+  return { ...(accept(current, effects, ctx) as Extract<MoveResult, { ok: true }>), refused: legal };
 }
+
+/** The actions legal now for a point or challenge item, else the tools legal now; never an empty list without why. */
+function refusalLegal(state: DeliberationState, ref: string | undefined): ItemLegal {
+  const forRef = itemLegal(state, ref);
+  if (forRef) return forRef;
+  const tools = [...new Set(nextLegalMoves(state).map((m) => m.move))];
+  return tools.length ? { legal: tools } : { legal: tools, whyNone: 'the deliberation is over and its record complete: nothing more can change it' };
+}
+
+const sameState = (a: DeliberationState, b: DeliberationState) => JSON.stringify({ ...a, updatedAt: b.updatedAt }) === JSON.stringify(b);
 
 /** Applies steps in order as one: the first refusal refuses them all. */
 function chain(state: DeliberationState, steps: Step[]): MoveResult {
@@ -215,10 +225,15 @@ function judgePoint(p: PointJudgment, ctx: MoveContext): Step {
   }
   if (p.bucket) {
     steps.push((s) => {
-      // A verdict that already placed the point there makes the bucket a confirmation, not a second move.
-      if (findPoint(s, id)?.status === p.bucket) return { ok: true, state: s, effects: [] };
+      // The verdict of this same item placed it there: the bucket confirms it. Without one it is a move of its own.
+      if (p.verdict && findPoint(s, id)?.status === p.bucket) return { ok: true, state: s, effects: [] };
       return bucketAssign(s, { pointId: id, bucket: p.bucket!, tag: p.tag, status: p.status, crux: p.crux, measurement: p.measurement, threshold: p.threshold, verdictChange: p.verdictChange, revision: p.revision, claimType: p.claimType, evidenceType: p.evidenceType, evidence: p.evidence, premises: p.premises, reason: p.reason }, ctx);
     });
   }
-  return (s) => chain(s, steps);
+  return (s) => {
+    const result = chain(s, steps);
+    // Only a triage that repeats the recorded one gets here unchanged: say so rather than nothing.
+    if (result.ok && result.state === s) return { ...result, effects: [`${findPoint(s, id)?.id ?? id} unchanged: already triaged ${findPoint(s, id)?.triage ?? ''}`.trim()] };
+    return result;
+  };
 }

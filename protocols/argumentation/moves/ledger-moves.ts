@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { ProvenanceTag, type DeliberationState, type Fact } from '../../../schemas/argumentation.js';
 import { appendFact } from '../core/mutations.js';
 import { findFact } from '../core/queries.js';
+import { consulteeSource, factIdsIn, factSupportGap, normaliseId } from '../core/references.js';
 import { accept, draft, refuse, requireNotQuick, type MoveContext, type MoveResult } from './result.js';
 
 /** Oversized text belongs in a file, referenced by path:lines with an excerpt. */
@@ -29,12 +30,26 @@ export const LedgerVerifyInput = z.object({
 });
 export type LedgerVerifyInput = z.infer<typeof LedgerVerifyInput>;
 
-function checkBody(state: DeliberationState, body: LedgerAddInput): MoveResult | undefined {
+/**
+ * A verification rests on what the orchestrator checked: a point id or "Codex said so" is none, and a fact it
+ * cites must resolve to an active user or verified one (the fact being checked may be named).
+ */
+function referenceGate(state: DeliberationState, reference: string | undefined, target?: string): MoveResult | undefined {
+  const problems = [consulteeSource(reference), ...factIdsIn(reference).filter((c) => c.id !== target).map((c) => factSupportGap(state, c.id))].filter((p): p is string => !!p);
+  if (!problems.length) return undefined;
+  return refuse(state, 'verified-needs-reference', `A verification needs a reference to what you checked yourself: ${problems.join('; ')}. Give path:line + quote, command + output, URL + quote, or measurement + method.`);
+}
+
+function checkBody(state: DeliberationState, body: LedgerAddInput, target?: string): MoveResult | undefined {
   if (body.text.length > MAX_FACT_CHARS) {
     return refuse(state, 'oversized-fact', `Fact text is ${body.text.length} characters (max ${MAX_FACT_CHARS}): cite it as path:lines with a short excerpt.`);
   }
   if (body.tag === 'verified' && !body.reference?.trim()) {
     return refuse(state, 'verified-needs-reference', 'A `verified` fact needs a reference (path:line + quote, command + output, URL + quote, or measurement + method).');
+  }
+  if (body.tag === 'verified') {
+    const bad = referenceGate(state, body.reference, target);
+    if (bad) return bad;
   }
   if (body.tag === 'revision' && !body.justification?.trim()) {
     return refuse(state, 'revision-needs-justification', 'A `revision` fact needs a justification saying why the position changed.');
@@ -52,9 +67,9 @@ const MAY_SUPERSEDE: Record<Fact['tag'], Fact['tag'][]> = {
 
 function activeTarget(state: DeliberationState, factId: string): Fact | MoveResult {
   const fact = findFact(state, factId);
-  if (!fact) return refuse(state, 'unknown-fact', `No fact ${factId}; the ledger has F1..F${state.ledger.length}.`);
+  if (!fact) return refuse(state, 'unknown-fact', `No fact ${normaliseId(factId)}; the ledger has ${state.ledger.length ? `F1..F${state.ledger.length}` : 'no facts yet'}.`);
   if (fact.supersededBy || fact.refuted) {
-    return refuse(state, 'fact-not-active', `${factId} is no longer active (${fact.supersededBy ? `superseded by ${fact.supersededBy}` : 'refuted'}).`);
+    return refuse(state, 'fact-not-active', `${fact.id} is no longer active (${fact.supersededBy ? `superseded by ${fact.supersededBy}` : 'refuted'}).`);
   }
   return fact;
 }
@@ -68,10 +83,11 @@ export function ledgerAdd(state: DeliberationState, input: LedgerAddInput, ctx: 
 }
 
 export function ledgerSupersede(state: DeliberationState, input: LedgerSupersedeInput, ctx: MoveContext): MoveResult {
-  const guard = requireNotQuick(state, 'ledger') ?? checkBody(state, input);
+  const found = requireNotQuick(state, 'ledger') ?? activeTarget(state, input.factId);
+  if ('ok' in found) return found;
+  const target = found;
+  const guard = checkBody(state, input, target.id);
   if (guard) return guard;
-  const target = activeTarget(state, input.factId);
-  if ('ok' in target) return target;
   if (!MAY_SUPERSEDE[target.tag].includes(input.tag)) {
     return refuse(state, 'provenance-integrity', `A \`${input.tag}\` fact cannot supersede ${target.id} (\`${target.tag}\`); allowed: ${MAY_SUPERSEDE[target.tag].join(', ')}.`);
   }
@@ -94,6 +110,8 @@ export function ledgerVerify(state: DeliberationState, input: LedgerVerifyInput,
   if (target.tag !== 'codex-unverified') {
     return refuse(state, 'nothing-to-verify', `${target.id} is \`${target.tag}\`; only \`codex-unverified\` facts are verified.`);
   }
+  const unchecked = referenceGate(state, input.reference, target.id);
+  if (unchecked) return unchecked;
   const next = draft(state);
   const old = findFact(next, target.id);
   if (!old) throw new Error('bug: fact vanished');

@@ -3,7 +3,9 @@ import { Classification, ClaimType, type DeliberationState, type Point } from '.
 import { AgreedFields, articulateFlaw, evidenceGate, isRefusal, substantive } from './gates.js';
 import { appendFact, placeAgreed, placeDismissed, placeNotEvaluated, placeUnresolved, recordPosition, reopenPoint, surfaceQuestion } from '../core/mutations.js';
 import { challengeOnPoint, findPoint, lastPosition, nextChallengeId } from '../core/queries.js';
-import { EVALUABLE } from '../rules/legal-actions.js';
+import { EVALUABLE, pointClosedWhy } from '../rules/legal-actions.js';
+import { normaliseId } from '../core/references.js';
+import { updateEvidence } from './evidence-update.js';
 import { accept, draft, refuse, requireActive, type MoveContext, type MoveResult } from './result.js';
 
 export const PointTriageInput = z.object({
@@ -28,7 +30,7 @@ export const PointEvaluateInput = z.object({
 export type PointEvaluateInput = z.infer<typeof PointEvaluateInput>;
 
 function pointOr(state: DeliberationState, pointId: string): Point | MoveResult {
-  return findPoint(state, pointId) ?? refuse(state, 'unknown-point', `No point ${pointId}.`);
+  return findPoint(state, pointId) ?? refuse(state, 'unknown-point', `No point ${normaliseId(pointId)}.`);
 }
 
 export function pointTriage(state: DeliberationState, input: PointTriageInput, ctx: MoveContext): MoveResult {
@@ -101,10 +103,10 @@ export function pointEvaluate(state: DeliberationState, input: PointEvaluateInpu
   const point = pointOr(state, input.pointId);
   if (isRefusal(point)) return point;
   if (point.status === 'pending-triage') return refuse(state, 'triage-first', `Triage ${point.id} before evaluating it.`);
+  const closed = pointClosedWhy(state, point);
+  if (closed) return refuse(state, challengeOnPoint(state, point.id) ? 'challenge-pending' : 'not-evaluable', `${closed}.`);
   if (!EVALUABLE.includes(point.status)) return refuse(state, 'not-evaluable', `${point.id} is ${point.status} and cannot be evaluated.`);
-  if (point.status === 'dismissed' && point.triage === 'out-of-scope') return refuse(state, 'not-evaluable', `${point.id} was dismissed as out of scope.`);
-  const challenge = challengeOnPoint(state, point.id);
-  if (challenge) return refuse(state, 'challenge-pending', `${point.id} is under ${challenge.id} (${challenge.status}); settle it through the reply or a verdict on the challenge.`);
+  if (point.status === 'agreed' && input.classification === 'AGREE') return updateEvidence(state, point.id, input, ctx);
   const prev = lastPosition(state, point.id);
   const placed = ['agreed', 'dismissed', 'unresolved'].includes(point.status);
   if (placed && prev?.classification === input.classification) return refuse(state, 'already-placed', `${point.id} is already ${point.status} as ${input.classification}.`);

@@ -19,6 +19,8 @@ export interface ItemRefusal {
   message: string;
   /** Actions legal now for that ref (e.g. "verdict", "bucket"), or the moves legal now. */
   legal: string[];
+  /** When `legal` is empty: why nothing is legal for that item now, and where it goes instead. */
+  whyNone?: string;
 }
 
 export type MoveResult =
@@ -36,7 +38,7 @@ export function accept(state: DeliberationState, effects: string[], ctx: MoveCon
 }
 
 export function refuse(state: DeliberationState, rule: string, message: string): MoveResult {
-  return { ok: false, refusal: { rule, message, legalMoves: nextLegalMoves(state).map((m) => m.move) } };
+  return { ok: false, refusal: { rule, message, legalMoves: [...new Set(nextLegalMoves(state).map((m) => m.move))] } };
 }
 
 /** Moves never mutate their input: they work on a deep copy. */

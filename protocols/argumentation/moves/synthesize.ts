@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { ConfidenceAspects, Recommendation, type DeliberationState } from '../../../schemas/argumentation.js';
 import { placeNotEvaluated, placeUnresolved } from '../core/mutations.js';
 import { activeFacts, isSubstantive, pointsWithStatus, unsettledChallenges } from '../core/queries.js';
+import { staleAgreed } from '../core/references.js';
 import { bucketClaims, isInconclusive } from '../report/claim-record.js';
 import { notEvaluatedItems } from '../report/claim-entries.js';
 import { accept, draft, refuse, type MoveContext, type MoveResult } from './result.js';
@@ -28,6 +29,22 @@ export function placeCounts(state: DeliberationState): Map<string, number> {
   return counts;
 }
 
+/**
+ * The evidence gate again, on the final ledger: an Agreed claim stands only while every fact it cites is
+ * an active user or verified fact (core/references.ts). A fact superseded or refuted since sends it back.
+ */
+function staleEvidence(state: DeliberationState): MoveResult | undefined {
+  const stale = staleAgreed(state);
+  if (!stale.length) return undefined;
+  const items = stale.map(({ item, problems }) => `${item.pointId} (${problems.join('; ')})`).join(', ');
+  const ids = stale.map(({ item }) => item.pointId).join(', ');
+  return refuse(
+    state,
+    'evidence-gate',
+    `Agreed on evidence that no longer holds on the final ledger: ${items}. Before synthesis, give ${ids} evidence that holds now (a points item with bucket "agreed" and new evidence or premises: an evidence update), or place ${stale.length > 1 ? 'them' : 'it'} in another bucket (dismissed or unresolved, with revision).`,
+  );
+}
+
 /** Coverage check, leftovers to Not Evaluated, then the report is built (state.report marks it; it is rendered from the state). */
 export function synthesize(state: DeliberationState, input: Partial<SynthesizeInput>, ctx: MoveContext): MoveResult {
   if (state.status !== 'terminated') {
@@ -45,6 +62,8 @@ export function synthesize(state: DeliberationState, input: Partial<SynthesizeIn
   if (unplaced.length || quickContested.length) {
     return refuse(state, 'coverage', `Every point needs exactly one bucket: place ${[...unplaced, ...quickContested].join(', ')} (delib_judge points with a bucket).`);
   }
+  const stale = staleEvidence(state);
+  if (stale) return stale;
   const next = draft(state);
   if (recommendation) {
     const aspects = Object.fromEntries(Object.entries(input.aspects ?? {}).filter(([aspect]) => aspect.trim()));

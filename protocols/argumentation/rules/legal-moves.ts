@@ -1,6 +1,7 @@
 import type { DeliberationState } from '../../../schemas/argumentation.js';
 import { challengeActions, deadlockAllowed } from './legal-actions.js';
 import { activeFacts, lastIteration, pointsWithStatus, quickTurnsSpent, unsettledChallenges } from '../core/queries.js';
+import { staleAgreed } from '../core/references.js';
 import { arbitrationBlocker } from './arbitration-conditions.js';
 import { stressTestView } from './stress-test.js';
 
@@ -22,13 +23,21 @@ function arbitrationWhy(state: DeliberationState): string {
   return 'optional: an unattributed review of the buckets (high stakes or user request)';
 }
 
+/** Agreed items whose cited facts were superseded or refuted since: synthesis refuses until they stand again. */
+function restandWhy(stale: ReturnType<typeof staleAgreed>): string {
+  const items = stale.map(({ item, problems }) => `${item.pointId} (${problems.join('; ')})`).join(', ');
+  return `evidence no longer holds for ${items}: give each evidence that holds now (points: bucket agreed with new evidence), or another bucket`;
+}
+
 function terminatedMoves(state: DeliberationState): LegalMove[] {
   const out: LegalMove[] = [];
   const quickContested = state.mode === 'quick' ? pointsWithStatus(state, 'contested') : [];
   if (quickContested.length) out.push({ move: 'delib_judge', why: `place ${ids(quickContested)} (points with a bucket)` });
   const unverified = state.mode !== 'quick' ? activeFacts(state).filter((f) => f.tag === 'codex-unverified') : [];
   if (unverified.length && !state.report) out.push({ move: 'delib_judge', why: `verify ${ids(unverified)} (ledger), else they are listed as Not Evaluated` });
-  if (!quickContested.length && !state.report) out.push({ move: 'delib_synthesize', why: 'build the report with your recommendation' });
+  const stale = state.report ? [] : staleAgreed(state);
+  if (stale.length) out.push({ move: 'delib_judge', why: restandWhy(stale) });
+  if (!quickContested.length && !stale.length && !state.report) out.push({ move: 'delib_synthesize', why: 'build the report with your recommendation' });
   if (!arbitrationBlocker(state) && !state.arbitration) out.push({ move: 'delib_arbitrate', why: arbitrationWhy(state) });
   return out;
 }
@@ -61,6 +70,8 @@ function judgmentWhy(state: DeliberationState): string {
   if (defended.length) parts.push(`judge ${defended.map((c) => `${c.id} (${challengeActions(state, c.id).join('|')})`).join(', ')}`);
   if (contested.length) parts.push(`place ${ids(contested)} (bucket; agreed after your objection needs revision {from, because})`);
   if (pending.length) parts.push(`optionally correct the reading of ${pending.map((p) => p.ref).join(', ')}`);
+  const stale = staleAgreed(state);
+  if (stale.length) parts.push(restandWhy(stale));
   if (clarifying.length) parts.push(`${ids(clarifying)} await clarification`);
   const deadlocked = unsettledChallenges(state).filter((c) => c.status !== 'defended' && deadlockAllowed(state, c));
   if (deadlocked.length) parts.push(`${ids(deadlocked)} may be classified as deadlocked`);

@@ -4,6 +4,7 @@ import { DeliberationState } from '../../../schemas/argumentation.js';
 import { applyMove, moves, placeCounts, startDeliberation, type MoveResult } from '../../../protocols/argumentation/index.js';
 import { ctx, ok } from './helpers.js';
 import { inputFor, MAY_SUPERSEDE, QUESTION } from './random-moves.js';
+import { consulteeSource, factIdsIn, resolveFact, staleAgreed } from '../../../protocols/argumentation/core/references.js';
 
 function checkInvariants(s: DeliberationState): void {
   DeliberationState.parse(s);
@@ -20,12 +21,16 @@ function checkInvariants(s: DeliberationState): void {
   // anti-authority: nothing enters a bucket untriaged; Agreed means the last position is AGREE
   for (const item of [...s.buckets.agreed, ...s.buckets.dismissed, ...s.buckets.unresolved]) expect(s.points.find((p) => p.id === item.pointId)?.triage).toBeDefined();
   for (const item of s.buckets.agreed) expect(s.positions.filter((p) => p.pointId === item.pointId).at(-1)?.classification).toBe('AGREE');
-  // evidence gate (tags never change in place, so a premise's tag is the one it had when it was used)
+  // evidence gate, every id read by the resolver (tags never change in place, so a fact's tag is the one it had when cited)
   for (const item of s.buckets.agreed) {
+    for (const c of factIdsIn(item.evidence)) expect(resolveFact(s, c.id), c.written).toBeDefined();
+    if (item.claimType === 'value') continue;
+    // Issue 20: a point id or the consultee's word is never evidence.
+    expect(consulteeSource(item.evidence)).toBeUndefined();
+    for (const c of factIdsIn(item.evidence)) expect(['user', 'verified']).toContain(resolveFact(s, c.id)?.tag);
     if (item.claimType === 'empirical') {
       expect(['execution', 'textual']).toContain(item.evidenceType);
       expect(item.evidence?.trim()).toBeTruthy();
-      for (const m of (item.evidence ?? '').matchAll(/\bF(\d+)\b/g)) expect(s.ledger.find((f) => f.id === `F${m[1]}`)?.tag).not.toBe('codex-unverified');
     }
     if (item.claimType === 'logical') {
       expect(item.evidenceType).toBe('deduction');
@@ -59,6 +64,7 @@ describe('invariants under random move sequences', () => {
     const endings = new Set<string>();
     let maxN = 0;
     let itemRefusals = 0;
+    let staleStates = 0;
     const action = fc.record({ kind: fc.nat(40), a: fc.nat(1000), b: fc.nat(1000), flag: fc.boolean() });
     fc.assert(
       fc.property(fc.constantFrom('standard', 'minimal', 'quick'), fc.array(action, { minLength: 60, maxLength: 120 }), (mode, actions) => {
@@ -79,6 +85,11 @@ describe('invariants under random move sequences', () => {
             expect(item.item).toMatch(/^(ledger|reading|points|challenges)\[\d+\]$|^(stressTest|phase|phase\.stressTestWarranted|synthesis)$/);
             refusals.add(item.rule);
           }
+          // Issue 21, item 1: a judgment that changed nothing returns the very state, so nothing stores it as a change.
+          if (name === 'judge' && JSON.stringify({ ...r.state, updatedAt: s.updatedAt }) === JSON.stringify(s)) expect(r.state).toBe(s);
+          // Issue 20: synthesis builds no report while an Agreed item's evidence no longer holds.
+          if (r.state.report && !s.report) expect(staleAgreed(r.state)).toEqual([]);
+          if (staleAgreed(r.state).length) staleStates += 1;
           if (r.refused?.length) {
             itemRefusals += 1;
             // Nothing moves on while an item is refused (the synthesis, last, may fail after the advance): no report either.
@@ -105,5 +116,6 @@ describe('invariants under random move sequences', () => {
     expect(maxN).toBeGreaterThanOrEqual(5);
     expect(itemRefusals).toBeGreaterThan(100);
     expect(refusals.size).toBeGreaterThan(20);
+    expect(staleStates).toBeGreaterThan(0);
   });
 });

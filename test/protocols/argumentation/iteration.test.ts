@@ -44,9 +44,14 @@ describe('extended CONSTRUCTIVE and the cap', () => {
     expect(s.buckets.unresolved[0]).toMatchObject({ pointId: 'P1.1', status: 'open-at-end' });
   });
 
-  it('minimal mode runs no coverage extension', () => {
-    const s = holdRound(contested('minimal'));
-    expect([s.n, s.phase, s.extendedConstructive]).toEqual([3, 'DEVELOPMENT', false]);
+  it('minimal mode keeps the phases: the same unanswered dispute at n=2 extends CONSTRUCTIVE as in standard (issue 21, item 3)', () => {
+    for (const mode of ['standard', 'minimal'] as const) {
+      const r = judge(reply(contested(mode), 'Re C1: still holds. INFERENCE'), { ...rebut, ...advance });
+      expect(r.ok && [mode, r.state.n, r.state.phase, r.state.extendedConstructive]).toEqual([mode, 3, 'CONSTRUCTIVE', true]);
+      expect(r.ok && r.effects).toContain('extended CONSTRUCTIVE at n=3 (coverage check found an unaddressed dispute)');
+      // Exactly one extra iteration, then DEVELOPMENT.
+      expect([mode, holdRound(r.ok ? r.state : contested()).phase]).toEqual([mode, 'DEVELOPMENT']);
+    }
   });
 
   it('minimal and quick modes refuse the stress test', () => {

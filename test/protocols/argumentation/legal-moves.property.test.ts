@@ -5,11 +5,12 @@ import { applyMove, consultPrecheck, nextLegalMoves, startDeliberation } from '.
 import { ctx, ok } from './helpers.js';
 import { inputFor, QUESTION } from './random-moves.js';
 import { actionWitnesses, noWitness, toolWitnesses } from './witnesses.js';
+import { normaliseId } from '../../../protocols/argumentation/core/references.js';
 
 /** Issue 11, item 11: whatever the engine says is legal succeeds for some arguments. */
 describe('every move the engine suggests is legal', () => {
   it('holds for the next moves of every state, and for every tool or action a refusal lists', () => {
-    const checked = { tools: new Set<string>(), actions: new Set<string>(), refusals: 0, prechecks: new Set<string>() };
+    const checked = { tools: new Set<string>(), actions: new Set<string>(), refusals: 0, prechecks: new Set<string>(), none: new Set<string>() };
     const fail = (s: DeliberationState, what: string, why: string) => {
       throw new Error(`${what} is suggested but no arguments make it legal\nstate: ${JSON.stringify({ mode: s.mode, n: s.n, phase: s.phase, status: s.status, replyRecorded: s.replyRecorded, points: s.points.map((p) => `${p.id}:${p.status}`), challenges: s.challenges.map((c) => `${c.id}:${c.type}:${c.status}`) })}\n${why}`);
     };
@@ -45,6 +46,13 @@ describe('every move the engine suggests is legal', () => {
           for (const item of r.refused ?? []) {
             checked.refusals += 1;
             const ref = item.ref ?? '';
+            // Issue 21, item 2: an item refusal lists what is legal for it now, or says plainly why nothing is.
+            expect(ref, `${item.item} ${item.rule}`).toBe(normaliseId(ref));
+            if (item.legal.length) expect(item.whyNone).toBeUndefined();
+            else {
+              expect(item.whyNone, `${item.item} ${item.rule}: ${item.message}`).toMatch(/\w{3,}.*\w{3,}/);
+              checked.none.add(item.rule);
+            }
             for (const legal of item.legal) {
               // Refs of points and challenges list actions; every other item lists tools.
               if (!/^[PC]\d/.test(ref)) {
@@ -65,6 +73,8 @@ describe('every move the engine suggests is legal', () => {
     expect([...checked.tools].sort()).toEqual(['delib_arbitrate', 'delib_consult', 'delib_judge', 'delib_synthesize']);
     expect([...checked.actions].sort()).toEqual(['accepted', 'bucket', 'deadlock', 'rebutted', 'rejected', 'triage', 'verdict']);
     expect(checked.refusals).toBeGreaterThan(500);
+    // The refusals that used to list nothing, each reached and each saying why.
+    expect([...checked.none]).toEqual(expect.arrayContaining(['defense-obligation', 'not-evaluable', 'no-defense-to-judge', 'unknown-point', 'challenge-pending']));
     expect([...checked.prechecks].sort()).toEqual(['deliberation-terminated', 'quick-turns-spent', 'reply-already-recorded']);
   });
 });

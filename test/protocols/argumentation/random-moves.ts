@@ -41,15 +41,39 @@ function replyText(s: DeliberationState, a: number, b: number): string {
   return lines.join('\n');
 }
 
+/** An id as an orchestrator might spell it: the engine reads every spelling as the same id. */
+export function spell(id: string, a: number): string {
+  switch (a % 7) {
+    case 1: return id.toLowerCase();
+    case 2: return id.replace(/(\d+)/, '0$1');
+    case 3: return id.replace(/^([A-Z])/, '$1 ');
+    case 4: return id.replace(/[A-Z0-9.]/g, (c) => String.fromCharCode(c.charCodeAt(0) + 0xfee0));
+    default: return id;
+  }
+}
+
+/** Evidence text: mostly a check the orchestrator made or ledger facts, sometimes what the evidence gate must refuse. */
+function evidenceText(s: DeliberationState, a: number, b: number, flag: boolean): string {
+  const fact = pick(s.ledger, b)?.id ?? 'F1';
+  switch (flag ? b % 9 : 0) {
+    case 0: return 'output: 3 passed';
+    case 1: return `see ${spell(fact, a)}`;
+    case 2: return 'see F99';
+    case 3: return `Codex said so in ${pick(s.points, a)?.id ?? 'P1.1'}`;
+    case 4: return 'as Codex verified';
+    default: return `see ${fact}`;
+  }
+}
+
 /** A verdict item for one point, usually well-formed. */
 function verdictItem(s: DeliberationState, p: Point, a: number, b: number, flag: boolean): Record<string, unknown> {
   const cls = CLASSES[b % 4]!;
   const prev = lastClass(s, p.id);
   const revision = b % 3 !== 1 && prev && prev !== cls ? { from: prev, because: 'new measurements arrived today' } : undefined;
-  const evidence = flag ? `see ${pick(s.ledger, b)?.id ?? 'F1'}` : 'output: 3 passed';
+  const evidence = evidenceText(s, a, b, flag);
   const claimType = (['value', 'empirical', 'logical'] as const)[a % 3];
-  const fields = { claimType, evidenceType: (['execution', 'textual', 'n/a'] as const)[a % 3], evidence, premises: a % 3 === 2 ? [pick(s.ledger, a)?.id ?? 'F1'] : undefined, reason: reason(flag && a % 5 === 0) };
-  return { id: p.id, verdict: cls, flaw: flag || a % 3 ? 'It ignores load.' : undefined, terminalWhy: 'it is wrong at the root', revision, decisive: flag, ...fields };
+  const fields = { claimType, evidenceType: (['execution', 'textual', 'n/a'] as const)[a % 3], evidence, premises: a % 3 === 2 ? [spell(pick(s.ledger, a)?.id ?? 'F1', b)] : undefined, reason: reason(flag && a % 5 === 0) };
+  return { id: spell(p.id, a + b), verdict: cls, flaw: flag || a % 3 ? 'It ignores load.' : undefined, terminalWhy: 'it is wrong at the root', revision, decisive: flag, ...fields };
 }
 
 function bucketItem(s: DeliberationState, p: Point, a: number, b: number): Record<string, unknown> {
@@ -57,11 +81,13 @@ function bucketItem(s: DeliberationState, p: Point, a: number, b: number): Recor
   const bucket = (['agreed', 'dismissed', 'unresolved'] as const)[b % 3];
   const to = bucket === 'agreed' ? 'AGREE' : bucket === 'dismissed' && prev === 'AGREE' ? 'REJECT' : undefined;
   const revision = to && prev && prev !== to && b % 4 ? { from: prev, because: 'new measurements arrived today' } : undefined;
-  return { id: p.id, bucket, tag: (['FALSE', 'RISKY', undefined] as const)[a % 3], status: (['blocked', 'tradeoff'] as const)[a % 2], crux: 'throughput against cost', measurement: 'p99', threshold: '5 ms', verdictChange: a % 7 ? 'flips it' : undefined, revision, claimType: 'value', reason: reason(a % 11 === 0) };
+  // Agreed again on an Agreed point: an evidence update when it cites something new, else a repeat the engine refuses.
+  const agreedAgain = bucket === 'agreed' && p.status === 'agreed' && a % 2 ? { claimType: 'empirical', evidenceType: 'execution', evidence: evidenceText(s, a, b, a % 3 === 0) } : { claimType: 'value' };
+  return { id: spell(p.id, b), bucket, tag: (['FALSE', 'RISKY', undefined] as const)[a % 3], status: (['blocked', 'tradeoff'] as const)[a % 2], crux: 'throughput against cost', measurement: 'p99', threshold: '5 ms', verdictChange: a % 7 ? 'flips it' : undefined, revision, ...agreedAgain, reason: reason(a % 11 === 0) };
 }
 
 function challengeItem(id: string, a: number, b: number, flag: boolean): Record<string, unknown> {
-  return { id, verdict: (['accepted', 'rebutted', 'rejected', 'deadlock'] as const)[b % 4], upgradeTo: flag ? 'AGREE' : 'SKEPTICAL', deadlock: (['missing-data', 'definitional', 'criteria'] as const)[a % 3], measurement: 'p99', threshold: '5 ms', verdictChange: 'flips it', claimType: a % 2 ? 'value' : 'empirical', evidence: flag ? 'bench.txt:3 "p99 4ms"' : undefined, reason: 'the defense cites the benchmark' };
+  return { id: spell(id, a), verdict: (['accepted', 'rebutted', 'rejected', 'deadlock'] as const)[b % 4], upgradeTo: flag ? 'AGREE' : 'SKEPTICAL', deadlock: (['missing-data', 'definitional', 'criteria'] as const)[a % 3], measurement: 'p99', threshold: '5 ms', verdictChange: 'flips it', claimType: a % 2 ? 'value' : 'empirical', evidence: flag ? 'bench.txt:3 "p99 4ms"' : undefined, reason: 'the defense cites the benchmark' };
 }
 
 const awaiting = (s: DeliberationState) => s.points.filter((p) => ['pending-triage', 'pending-evaluation'].includes(p.status));
@@ -97,7 +123,8 @@ export function inputFor(s: DeliberationState, act: Action): [string, unknown] {
   // Mostly target what is waiting, sometimes anything (to exercise refusals).
   const targeted = a % 4 !== 0;
   const waiting = awaiting(s);
-  const point = pick(targeted && waiting.length ? waiting : s.points, a) ?? ({ id: 'P1.1' } as Point);
+  // Sometimes an id that names nothing: its refusal must still say what is legal, or why nothing is.
+  const point = a % 17 === 0 ? ({ id: 'P9.9' } as Point) : (pick(targeted && waiting.length ? waiting : s.points, a) ?? ({ id: 'P1.1' } as Point));
   const defended = s.challenges.filter((c) => c.status === 'defended');
   const challenge = pick(targeted && defended.length ? defended : s.challenges, a)?.id ?? 'C1';
   const fact = pick(s.ledger, b)?.id ?? 'F1';
@@ -109,7 +136,7 @@ export function inputFor(s: DeliberationState, act: Action): [string, unknown] {
     case 4: return ['judge', { points: [bucketItem(s, point, a, b)] }];
     case 5: return ['judge', { phase: { advance: !flag || a % 2 === 0, trivial: a % 29 === 0, stressTestWarranted: flag } }];
     case 6: return ['judge', { ledger: [{ action: 'add', text: `fact ${a}`, tag: TAGS[b % 4], reference: flag ? 'cmd -> out' : undefined, justification: flag ? 'why' : undefined }] }];
-    case 7: return ['judge', { ledger: [b % 2 ? { action: 'supersede', factId: fact, text: `new ${a}`, tag: TAGS[a % 4], reference: 'x:1', justification: 'why' } : { action: 'verify', factId: fact, outcome: (['confirmed', 'partial', 'refuted'] as const)[a % 3], reference: 'x:2', verifiedText: 'part', unverifiedRest: 'rest' }] }];
+    case 7: return ['judge', { ledger: [b % 2 ? { action: 'supersede', factId: spell(fact, a), text: `new ${a}`, tag: TAGS[a % 4], reference: 'x:1', justification: 'why' } : { action: 'verify', factId: spell(fact, b), outcome: (['confirmed', 'partial', 'refuted'] as const)[a % 3], reference: flag && a % 5 === 0 ? 'Codex said so' : 'x:2', verifiedText: 'part', unverifiedRest: 'rest' }] }];
     case 8: return b % 2 ? ['judge', { stressTest: { objection: 'o', severity: 'fatal', response: 'r' } }] : ['arbitration_record', { items: arbitrationRefs(s).map((ref, k) => ({ ref, flagged: ((a >> k) & 1) === 1 })), remarks: flag ? 'One side was never argued.' : undefined }];
     case 9: return ['synthesize', a % 5 ? { recommendation: 'Adopt the Postgres queue.', confidence: 'low' } : {}];
     case 10: {

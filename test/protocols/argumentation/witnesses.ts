@@ -1,6 +1,7 @@
 import type { DeliberationState, Point } from '../../../schemas/argumentation.js';
 import { applyMove, arbitrationRefs, challengeActions, pointActions, type MoveResult } from '../../../protocols/argumentation/index.js';
 import { ctx } from './helpers.js';
+import { staleAgreed } from '../../../protocols/argumentation/core/references.js';
 
 /**
  * Witness arguments for what the engine says is legal: for a tool nextLegalMoves names, for an
@@ -63,12 +64,14 @@ function fullJudgment(s: DeliberationState): Record<string, unknown> {
     if (actions.includes('verdict') && p.status !== 'contested') return verdicts(s, p.id)[1];
     return actions.includes('bucket') ? buckets(s, p).at(-1) : { id: p.id };
   });
+  // An Agreed item whose cited fact was superseded since stands again on new grounds (an evidence update).
+  const restand = staleAgreed(s).map(({ item }) => ({ id: item.pointId, bucket: 'agreed', ...value }));
   const challenges = s.challenges.filter((c) => c.status === 'defended').map((c) => ({ id: c.id, ...(challengeActions(s, c.id).includes('accepted') ? { verdict: 'accepted', upgradeTo: 'AGREE', ...value } : { verdict: 'deadlock', deadlock: 'criteria', reason: 'neither side can settle the criteria' }) }));
   const unverified = s.status === 'terminated' ? s.ledger.filter((f) => f.tag === 'codex-unverified' && !f.supersededBy && !f.refuted) : [];
   const stress = s.status === 'active' && s.stressTest.required && !s.stressTest.objection && s.phase === 'CONSTRUCTIVE';
   return {
     ledger: unverified.map((f) => ({ action: 'verify', factId: f.id, outcome: 'confirmed', reference: 'checked: bench.txt:1' })),
-    points,
+    points: [...points, ...restand],
     challenges,
     ...(stress ? { stressTest: { objection: 'The queue is a single point of failure.', severity: 'mitigable', response: 'Run a replica.' } } : {}),
     ...(s.status === 'active' ? { phase: { advance: true } } : {}),
