@@ -2,6 +2,7 @@ import { ResourceTemplate, type McpServer } from '@modelcontextprotocol/sdk/serv
 import type { ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
 import { assertSafeId } from '../../state/paths.js';
 import { redact } from '../../schemas/secrets.js';
+import { visibleControls } from '../../schemas/visible-controls.js';
 import type { AuditRecord } from '../../state/audit-log.js';
 import type { ServerDeps } from '../deps.js';
 import { TOOL_PROFILES, type ToolGroup } from '../tool-profiles.js';
@@ -9,6 +10,9 @@ import { TOOL_PROFILES, type ToolGroup } from '../tool-profiles.js';
 const registered = new WeakSet<McpServer>();
 // Reports pull in Vega and Graphviz: load them on the first read, not at server start.
 const reports = () => import('../../protocols/report/index.js');
+
+/** A report as published: known secrets scrubbed, a model's control characters written as escapes. */
+const published = (text: string): string => visibleControls(redact(text));
 
 const one = (value: string | string[] | undefined): string => assertSafeId(Array.isArray(value) ? (value[0] ?? '') : (value ?? ''), 'id');
 
@@ -19,7 +23,7 @@ async function runSource(deps: ServerDeps, runId: string) {
 }
 
 /**
- * Reports as MCP resources (known secrets scrubbed: a report quotes replies and errors verbatim): `parley://runs/{runId}/report.md` and `.html` for server-run protocols,
+ * Reports as MCP resources (`published`: a report quotes replies and errors verbatim): `parley://runs/{runId}/report.md` and `.html` for server-run protocols,
  * `parley://deliberations/{id}/report.md` for argumentation. Registering twice on one server is a no-op.
  */
 export function registerReportResources(server: McpServer, deps: ServerDeps, groups: ReadonlySet<ToolGroup> = new Set(TOOL_PROFILES.all)): void {
@@ -41,7 +45,7 @@ function registerRunReports(server: McpServer, deps: ServerDeps): void {
     new ResourceTemplate('parley://runs/{runId}/report.md', { list: listRuns('md', 'text/markdown') }),
     { title: 'Run report (Markdown)', description: 'Measures and summary of a finished dialogic or debate run', mimeType: 'text/markdown' },
     async (uri, { runId }): Promise<ReadResourceResult> => ({
-      contents: [{ uri: uri.href, mimeType: 'text/markdown', text: redact((await reports()).reportMarkdown(await runSource(deps, one(runId)))) }],
+      contents: [{ uri: uri.href, mimeType: 'text/markdown', text: published((await reports()).reportMarkdown(await runSource(deps, one(runId)))) }],
     }),
   );
 
@@ -50,7 +54,7 @@ function registerRunReports(server: McpServer, deps: ServerDeps): void {
     new ResourceTemplate('parley://runs/{runId}/report.html', { list: listRuns('html', 'text/html') }),
     { title: 'Run report (HTML)', description: 'Self-contained offline HTML report of a finished run, with graph and charts', mimeType: 'text/html' },
     async (uri, { runId }): Promise<ReadResourceResult> => ({
-      contents: [{ uri: uri.href, mimeType: 'text/html', text: redact(await (await reports()).reportHtml(await runSource(deps, one(runId)))) }],
+      contents: [{ uri: uri.href, mimeType: 'text/html', text: published(await (await reports()).reportHtml(await runSource(deps, one(runId)))) }],
     }),
   );
 }
@@ -66,7 +70,7 @@ function registerDeliberationReport(server: McpServer, deps: ServerDeps): void {
       const { audit, unreadable } = state.mode === 'quick' ? { audit: [] } : await readAudit(deps, deliberationId);
       const { reportMarkdown, sourceFromData } = await reports();
       const markdown = reportMarkdown(sourceFromData(state, { label: deliberationId, audit }));
-      return { contents: [{ uri: uri.href, mimeType: 'text/markdown', text: redact(unreadable ? withNote(markdown, unreadable) : markdown) }] };
+      return { contents: [{ uri: uri.href, mimeType: 'text/markdown', text: published(unreadable ? withNote(markdown, unreadable) : markdown) }] };
     },
   );
 }
