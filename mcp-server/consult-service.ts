@@ -9,6 +9,7 @@ import { BackendError } from '../wrapper/backend.js';
 import type { CodexCallOptions, CodexCallResult } from '../wrapper/codex/index.js';
 import { serverRefusal, throwIfRefused, type Deliberations, type MoveOutcome } from './deliberations.js';
 import type { JobManager } from './jobs.js';
+import { keptInput } from './audit-input.js';
 
 export interface ConsultSettings {
   cwd?: string;
@@ -138,12 +139,18 @@ export class ConsultService {
       await audit?.append({ type: 'consult-recovery', iteration: state.n, reason: error.message, prompt });
       result = await this.call({ ...options, prompt, sessionId: undefined });
     }
+    const input = {
+      text: result.answer,
+      ...(result.sessionId && result.sessionId !== state.consulteeSessionId ? { sessionId: result.sessionId } : {}),
+      ...(result.cumulativeUsage ? { cumulativeUsage: result.cumulativeUsage } : {}),
+    };
     await audit?.append({
       type: 'consult-reply',
       iteration: state.n,
       kind,
       sessionId: result.sessionId,
-      reply: result.answer,
+      // A reply the deliberation will refuse (20 MB of it, say) is kept as its size, hash and first characters.
+      reply: this.deps.deliberations.accepts(state, 'reply_record', input) ? result.answer : keptInput(result.answer),
       usage: result.usage,
       cumulativeUsage: result.cumulativeUsage ?? null,
       durationMs: Math.round(result.durationMs),
@@ -151,11 +158,6 @@ export class ConsultService {
       warnings: result.warnings,
       promptBytes: Buffer.byteLength(prompt),
     });
-    const input = {
-      text: result.answer,
-      ...(result.sessionId && result.sessionId !== state.consulteeSessionId ? { sessionId: result.sessionId } : {}),
-      ...(result.cumulativeUsage ? { cumulativeUsage: result.cumulativeUsage } : {}),
-    };
     const moved = await this.deps.deliberations.apply(state.id, 'reply_record', input);
     const meta = { kind, sessionId: result.sessionId, usage: result.usage, promptBytes: Buffer.byteLength(prompt), durationMs: Math.round(result.durationMs), recovered };
     return { meta, reply: result.answer, moved };
