@@ -54,7 +54,11 @@ export class ConsultService {
   /** Settings given once (cwd 'empty', a model) hold for the deliberation's later consults in this process. */
   private readonly settings = new Map<string, ConsultSettings>();
 
-  constructor(private readonly deps: { deliberations: Deliberations; jobs: JobManager; env: NodeJS.ProcessEnv; runCodex?: RunCodex }) {}
+  /**
+   * `hidden`: folders Codex's commands may not read (parley's state: other deliberations' questions,
+   * material and audit logs); the wrapper adds Codex's own home.
+   */
+  constructor(private readonly deps: { deliberations: Deliberations; jobs: JobManager; env: NodeJS.ProcessEnv; hidden: string[]; runCodex?: RunCodex }) {}
 
   jobId(deliberationId: string): string {
     return `consult-${deliberationId}`;
@@ -183,6 +187,7 @@ export class ConsultService {
     const timeout = Number(env.PARLEY_CONSULT_TIMEOUT_MS);
     return {
       sandbox: settings.sandbox ?? 'read-only',
+      hidden: this.deps.hidden,
       ...(cwd ? { cwd } : {}),
       ...(settings.model ?? env.PARLEY_CODEX_MODEL ? { model: settings.model ?? env.PARLEY_CODEX_MODEL } : {}),
       ...(settings.reasoningEffort ?? env.PARLEY_CODEX_REASONING ? { reasoningEffort: settings.reasoningEffort ?? env.PARLEY_CODEX_REASONING } : {}),

@@ -28,9 +28,9 @@ const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2
 const controlsIn = (text: string) => [...text].filter((c) => CONTROL.test(c)).map((c) => c.codePointAt(0)!.toString(16));
 
 describe("a consultee's control characters (stdio, real codex, then `parley report` as a child process)", () => {
-  it('reach no terminal and no written report: each shows as its escape, the text around it stays', { timeout: 90_000 }, async () => {
+  it('reach no terminal and no written report: each shows as its escape, the text around it stays', { timeout: 180_000 }, async () => {
     const r = await startConsultRig(() => ({ text: REPLY }));
-    const started = await r.ok('delib_start', { question: 'How big should the pool be?', consult: { waitSeconds: 30 } });
+    const started = await r.ok('delib_start', { question: 'How big should the pool be?', consult: { waitSeconds: 55 } });
     const id: string = started.deliberationId;
     await r.ok('delib_judge', { deliberationId: id, points: [{ id: 'P1.1', verdict: 'AGREE', claimType: 'value', reason: 'a bounded pool protects the database' }] });
     // Recorded as said: the state keeps the reply faithfully, control characters and all.

@@ -14,9 +14,13 @@ import { parsePlainOutput } from './plain.js';
 import { resolveCodexPath, spawnTarget } from './resolve-path.js';
 import { fromRawUsage, recalledCumulative, rememberCumulative, sessionKey, usageDifference, withSessionQueue } from './session-state.js';
 import { codexEnvironment, COMMAND_ENV_POLICY } from './child-env.js';
+import { checkWorkFolder, pathsToHide } from './hidden-paths.js';
 import { rememberSecretsOf } from '../../schemas/secrets.js';
 
-/** argv-level options (session, -C, sandbox, model, effort, -c) are documented in argv.ts. */
+/**
+ * argv-level options (session, -C, sandbox, model, effort, -c) are documented in argv.ts; `hidden`
+ * here names folders, to which Codex's own home is always added (hidden-paths.ts).
+ */
 export interface CodexCallOptions extends Omit<CodexArgvInput, 'outputSchemaFile'> {
   prompt: string;
   codexPath?: string;
@@ -74,7 +78,9 @@ async function runOnce(opts: CodexCallOptions, env: NodeJS.ProcessEnv, codexPath
     const callTag = randomUUID();
     // Commands Codex runs see only core variables plus the call tag (cancel finds them by it); the policy comes last so no caller can loosen it.
     const config = { ...opts.config, ...COMMAND_ENV_POLICY, [`shell_environment_policy.set.${CALL_TAG}`]: JSON.stringify(callTag) };
-    const args = buildCodexArgs({ ...opts, config, ...(outputSchemaFile ? { outputSchemaFile } : {}) });
+    const hidden = opts.sandbox === 'danger-full-access' ? [] : pathsToHide(opts.hidden ?? [], env, codexPath);
+    checkWorkFolder(opts.cwd, hidden);
+    const args = buildCodexArgs({ ...opts, config, hidden, ...(outputSchemaFile ? { outputSchemaFile } : {}) });
     return await spawnAndParse(opts, env, codexPath, args, callTag);
   } finally {
     if (schemaDir) await rm(schemaDir, { recursive: true, force: true });

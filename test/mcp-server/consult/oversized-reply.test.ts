@@ -11,7 +11,7 @@ const HUGE = `1. INFERENCE: ${'pool '.repeat(600_000)}`;
 const NORMAL = '1. INFERENCE: Use a bounded connection pool.';
 
 describe('a reply far over the limit (stdio, real codex)', () => {
-  it('is refused and audited as its size, SHA-256 and first characters, not whole, however often it comes', { timeout: 120_000 }, async () => {
+  it('is refused and audited as its size, SHA-256 and first characters, not whole, however often it comes', { timeout: 180_000 }, async () => {
     let served = 0;
     const r = await startConsultRig(() => ({ text: served++ < 2 ? HUGE : NORMAL }));
     const started = await r.ok('delib_start', { question: 'How big should the DB pool be?', consult: false });
@@ -20,7 +20,7 @@ describe('a reply far over the limit (stdio, real codex)', () => {
     const before = (await stat(auditPath)).size;
 
     for (let attempt = 0; attempt < 2; attempt++) {
-      expect(await r.refused('delib_consult', { deliberationId: id, waitSeconds: 60 })).toMatch(/oversized-input.*text is 3,000,014 characters \(at most 100,000\)/);
+      expect(await r.refused('delib_consult', { deliberationId: id, waitSeconds: 55 })).toMatch(/oversized-input.*text is 3,000,014 characters \(at most 100,000\)/);
     }
     // Two 3 MB replies left a few kilobytes each: the prompts, the metadata and the kept excerpts.
     const grown = (await stat(auditPath)).size - before;
@@ -37,7 +37,7 @@ describe('a reply far over the limit (stdio, real codex)', () => {
     for (const move of refusedMoves) expect(move).toMatchObject({ changed: false, input: { sha256: expect.stringMatching(/^[0-9a-f]{64}$/), excerpt: expect.stringContaining('1. INFERENCE: pool pool') } });
 
     // Nothing stored was lost: the next reply is taken as usual, and kept whole.
-    const asked = await r.ok('delib_consult', { deliberationId: id, waitSeconds: 60 });
+    const asked = await r.ok('delib_consult', { deliberationId: id, waitSeconds: 55 });
     expect(asked.consult.reply.points).toEqual([{ id: 'P1.1', label: 'INFERENCE', text: 'INFERENCE: Use a bounded connection pool.' }]);
     expect((await r.audit(id)).filter((a) => a.type === 'consult-reply').at(-1)?.reply).toBe(NORMAL);
   });

@@ -236,5 +236,18 @@ describe('codex argv', () => {
     // A folder named like a flag becomes an absolute path: never read as an option.
     const args = buildCodexArgs({ cwd: '--dangerously-bypass-approvals-and-sandbox' });
     expect(args[args.indexOf('-C') + 1]).toMatch(/^\/.*--dangerously-bypass-approvals-and-sandbox$/);
+    expect(() => buildCodexArgs({ hidden: ['relative/state'] })).toThrow(/absolute path/);
+  });
+
+  it('hidden paths: a permission profile says the sandbox (no -s, which would void it), after every caller override', () => {
+    const args = buildCodexArgs({ hidden: ['/state', '/home/u/.codex'], config: { default_permissions: '":danger-full-access"' } });
+    expect(args).not.toContain('-s');
+    expect(args.slice(args.indexOf('default_permissions=":danger-full-access"') + 1, -2)).toEqual([
+      '-c', 'default_permissions="parley-consultee"',
+      '-c', 'permissions.parley-consultee.extends=":read-only"',
+      '-c', 'permissions.parley-consultee.filesystem={"/state"="none","/home/u/.codex"="none"}',
+    ]);
+    expect(buildCodexArgs({ hidden: ['/state'], sandbox: 'workspace-write' })).toContain('permissions.parley-consultee.extends=":workspace"');
+    expect(buildCodexArgs({ hidden: ['/state'], sandbox: 'danger-full-access' }).slice(0, 5)).toEqual(['exec', '--color', 'never', '-s', 'danger-full-access']);
   });
 });
