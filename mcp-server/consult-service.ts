@@ -7,6 +7,8 @@ import type { Usage } from '../schemas/common.js';
 import { buildConsulteePrompt, consultPrecheck, nextConsulteePrompt, type PromptKind } from '../protocols/argumentation/index.js';
 import { BackendError } from '../wrapper/backend.js';
 import type { CodexCallOptions, CodexCallResult } from '../wrapper/codex/index.js';
+// The light part of the wrapper: the rest loads with the first consult.
+import { checkCodexCall } from '../wrapper/codex/hidden-paths.js';
 import { serverRefusal, throwIfRefused, type Deliberations, type MoveOutcome } from './deliberations.js';
 import type { JobManager } from './jobs.js';
 import { keptInput } from './audit-input.js';
@@ -76,6 +78,8 @@ export class ConsultService {
     throwIfRefused(consultPrecheck(state));
     const given = Object.fromEntries(Object.entries(settings).filter(([, v]) => v !== undefined));
     const merged = { ...this.settings.get(deliberationId), ...given };
+    // Checked before it is kept: a refused setting must not stick to the next consult.
+    this.check(merged, state);
     this.settings.set(deliberationId, merged);
     this.deps.jobs.start(id, 'consult', (signal, progress) => this.consult(state, merged, signal, (message) => progress({ done: 0, message })));
     return id;
@@ -170,6 +174,26 @@ export class ConsultService {
   private async call(options: CodexCallOptions): Promise<CodexCallResult> {
     const run = this.deps.runCodex ?? (await import('../wrapper/codex/index.js')).runCodex;
     return run(options);
+  }
+
+  /** The settings as Codex would get them, checked by the wrapper's own rules; a refusal names the bad one. */
+  private check(settings: ConsultSettings, state: DeliberationState): void {
+    const env = this.deps.env;
+    const cwd = settings.cwd ?? env.PARLEY_CONSULT_CWD;
+    try {
+      checkCodexCall({
+        env,
+        hidden: this.deps.hidden,
+        // 'empty' is a new folder in the temp folder; no cwd at all is this process's own.
+        ...(cwd ? { cwd: cwd === 'empty' ? tmpdir() : cwd } : {}),
+        ...(settings.sandbox ? { sandbox: settings.sandbox } : {}),
+        ...(settings.model ?? env.PARLEY_CODEX_MODEL ? { model: settings.model ?? env.PARLEY_CODEX_MODEL } : {}),
+        ...(settings.reasoningEffort ?? env.PARLEY_CODEX_REASONING ? { reasoningEffort: settings.reasoningEffort ?? env.PARLEY_CODEX_REASONING } : {}),
+      });
+    } catch (error) {
+      if (!(error instanceof BackendError)) throw error;
+      throw serverRefusal(state, `${error.message}. Nothing was sent: the state is unchanged and the next delib_consult uses the earlier settings`, 'bad-consult-setting');
+    }
   }
 
   private async options(settings: ConsultSettings, signal: AbortSignal, say: (m: string) => void): Promise<Omit<CodexCallOptions, 'prompt'>> {

@@ -73,7 +73,7 @@ const FORMS: [keyof CodexArgvInput, RegExp, string][] = [
 ];
 
 /** Every value that reaches Codex's command line is checked for its exact form first. */
-function checkArgvValues(input: CodexArgvInput): void {
+export function checkArgvValues(input: CodexArgvInput): void {
   for (const [key, form, what] of FORMS) {
     const value = input[key];
     if (value !== undefined && (typeof value !== 'string' || !form.test(value))) {

@@ -2,6 +2,8 @@ import { readdirSync, realpathSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { BackendError } from '../backend.js';
+import { checkArgvValues, type CodexArgvInput } from './argv.js';
+import { codexEnvironment } from './child-env.js';
 
 /** `path` is `folder` or lies inside it. */
 export function isWithin(path: string, folder: string): boolean {
@@ -65,3 +67,13 @@ export function checkWorkFolder(cwd: string | undefined, hidden: readonly string
   if (over) throw new BackendError('bad-spec', `codex cannot work in ${folder}: it lies in ${over}, which Codex's commands may not read (parley's state, Codex's home); give a project folder, or 'empty'`);
 }
 
+/**
+ * A call's settings checked as runCodex checks them, without starting codex (nor loading what runs
+ * it): a caller that keeps settings for later calls refuses a bad one before keeping it.
+ * Throws BackendError('bad-spec').
+ */
+export function checkCodexCall(opts: Pick<CodexArgvInput, 'model' | 'reasoningEffort' | 'sandbox' | 'cwd' | 'hidden'> & { env?: NodeJS.ProcessEnv }): void {
+  checkArgvValues(opts);
+  const hidden = opts.sandbox === 'danger-full-access' ? [] : [...(opts.hidden ?? []), codexHomeOf(codexEnvironment({ ...process.env, ...opts.env }))];
+  checkWorkFolder(opts.cwd, hidden);
+}
