@@ -41,6 +41,12 @@ export interface ConsultOutcome {
 
 type RunCodex = (options: CodexCallOptions) => Promise<CodexCallResult>;
 
+/** What the orchestrator can do after a consult failed (a transient failure was already sent again once, unless Codex had answered). */
+export function afterFailedConsult(cause: unknown): string {
+  if (!(cause instanceof BackendError) || !cause.detail.transient) return 'fix the cause and call delib_consult again';
+  return cause.detail.answered ? 'call delib_consult to ask Codex again' : 'such a failure usually passes: call delib_consult again in a minute';
+}
+
 const NO_USAGE: Usage = { inputTokens: 0, cachedInputTokens: 0, outputTokens: 0, reasoningTokens: 0 };
 
 /**
@@ -162,6 +168,7 @@ export class ConsultService {
       usage: result.usage,
       cumulativeUsage: result.cumulativeUsage ?? null,
       durationMs: Math.round(result.durationMs),
+      ...(result.retriedAfter ? { retriedAfter: result.retriedAfter } : {}),
       commands: result.commands,
       warnings: result.warnings,
       promptBytes: Buffer.byteLength(prompt),
