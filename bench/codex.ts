@@ -26,7 +26,7 @@ export async function benchCodex(): Promise<Record<string, number>> {
     for (let i = 0; i < N; i++) {
       const prompt = `benchmark prompt ${i}`;
       let started = performance.now();
-      const direct = await execa(codexBin, ['exec', '--json', '--color', 'never', '--skip-git-repo-check', '-C', home.codexHome, '-'], {
+      const direct = await execa(codexBin, ['exec', '--json', '--color', 'never', '--skip-git-repo-check', '-C', home.workDir, '-'], {
         input: prompt,
         env: home.env,
         reject: false,
@@ -35,7 +35,7 @@ export async function benchCodex(): Promise<Record<string, number>> {
       if (direct.exitCode !== 0) throw new Error(`raw codex exec failed (rc ${direct.exitCode}): ${direct.stderr.slice(-500)}`);
 
       started = performance.now();
-      await runCodex({ prompt, codexPath: codexBin, env: home.env, cwd: home.codexHome, timeoutMs: 60_000 });
+      await runCodex({ prompt, codexPath: codexBin, env: home.env, cwd: home.workDir, timeoutMs: 60_000 });
       wrapped.push(performance.now() - started);
     }
   } finally {

@@ -6,6 +6,7 @@ import type { DebateConfigInput } from '../schemas/debate.js';
 import { runWatched, type CallLabeler, type ModelRole } from './model-calls.js';
 import { reportFailure, runInterruptible } from './shared.js';
 import { finiteNumber, positiveInteger } from './option-parsers.js';
+import { printOut } from './terminal.js';
 
 const FORMATS = ['json', 'csv', 'dot', 'mermaid', 'table'] as const;
 type Format = (typeof FORMATS)[number];
@@ -52,7 +53,7 @@ export function registerDebateCommand(program: Command): void {
               : options.format === 'json'
                 ? JSON.stringify({ measures: analysis.measures, graph: analysis.graph }, null, 2) + '\n'
                 : exportGraph(analysis, options.format);
-        process.stdout.write(text);
+        printOut(text);
       });
     });
 }
@@ -108,7 +109,7 @@ async function runCommand(question: string | undefined, options: RunOptions, sig
     runDebateToFile(config, { outPath: options.out, ...(options.dir !== undefined && { dir: options.dir }), signal, ...watch }),
   );
   const replayed = transcript.rounds.flatMap((round) => round.turns).filter((turn) => turn.replayed).length;
-  process.stdout.write(
+  printOut(
     `wrote ${options.out}: ${transcript.stop.roundsRun} round(s), stopped by ${transcript.stop.reason}${replayed ? `, ${replayed} call(s) replayed from the audit log` : ''}\n\n` +
       analyzeDebate(transcript).table,
   );

@@ -7,6 +7,7 @@ import { runFolderFor } from '../protocols/run-folder.js';
 import { runWatched } from './model-calls.js';
 import { reportFailure, runInterruptible } from './shared.js';
 import { finiteNumber, positiveInteger } from './option-parsers.js';
+import { printOut } from './terminal.js';
 
 /** `parley dialogic ...`: run the protocol, `analyze` a run file, `export` its agreed terms. */
 export function registerDialogicCommand(program: Command): void {
@@ -38,7 +39,7 @@ export function registerDialogicCommand(program: Command): void {
         const baselinePath = options.baseline ?? (await defaultBaseline(runFile));
         const baseline = baselinePath ? await readJson(baselinePath) : undefined;
         const analysis = analyzeDialogic(run, baseline === undefined ? {} : { baseline });
-        process.stdout.write(options.json ? JSON.stringify(analysis.measures, null, 2) + '\n' : analysis.table + '\n');
+        printOut(options.json ? JSON.stringify(analysis.measures, null, 2) + '\n' : analysis.table + '\n');
       });
     });
 
@@ -50,7 +51,7 @@ export function registerDialogicCommand(program: Command): void {
       await reportFailure('dialogic', async () => {
         const text = JSON.stringify(exportDictionaryTerms(await readJson(runFile)), null, 2) + '\n';
         if (options.out) await writeFile(options.out, text, 'utf8');
-        else process.stdout.write(text);
+        else printOut(text);
       });
     });
 }
@@ -93,7 +94,7 @@ async function runCommand(options: RunOptions, signal: AbortSignal): Promise<voi
     ),
   );
   const { run } = output;
-  process.stdout.write(
+  printOut(
     [
       `wrote ${options.out}: ${run.submitted_terms.length} agreed, ${run.dropped_terms.length} dropped, stopped by ${output.stopReason} after ${output.cyclesCompleted} cycle(s)`,
       `model calls: ${output.calls.sent} sent, ${output.calls.replayed} replayed from the audit log (${output.files.audit})`,

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
-import { redact, rememberSecretsOf } from '../schemas/secrets.js';
+import { rememberSecretsOf } from '../schemas/secrets.js';
+import { printOut } from './terminal.js';
 import { stateHome } from '../state/paths.js';
 import { PARLEY_VERSION } from '../mcp-server/version.js';
 import {
@@ -43,7 +44,7 @@ export function registerDoctorCommand(program: Command): void {
         ? JSON.stringify({ version: PARLEY_VERSION, ok: counts.fail === 0, summary: counts, checks: findings }, null, 2) + '\n'
         : renderHuman(findings);
       // A key that leaked into a binary's message is scrubbed like everywhere else.
-      process.stdout.write(redact(text));
+      printOut(text);
       if (counts.fail > 0) process.exitCode = 1;
     });
 }

@@ -1,4 +1,5 @@
 import { redact } from '../schemas/secrets.js';
+import { visibleControls } from '../schemas/visible-controls.js';
 import type { RunProgress } from '../protocols/run-protocol.js';
 
 export interface LiveSink {
@@ -48,15 +49,17 @@ export function createLiveLine(sink: LiveSink, options: { now?: () => number; ti
     if (closed) return;
     // Who is waited on comes before the last progress message: a narrow terminal cuts the end.
     const calls = [...pending].map((call) => `${shorten(call.label)} ${seconds(call)} s`).join(', ');
-    const line = [counter, calls && `waiting on ${calls}`, message].filter(Boolean).join(' · ').replace(/^(\[[^\]]*\]) · /, '$1 ');
+    const line = visibleControls([counter, calls && `waiting on ${calls}`, message].filter(Boolean).join(' · ').replace(/^(\[[^\]]*\]) · /, '$1 '));
     if (!line) return;
     const width = sink.columns ? sink.columns - 1 : 160;
     sink.write(`\r\x1b[2K${[...line].slice(0, width).join('')}`);
     open = true;
   };
   /** A line that stays: on a terminal it goes above the live line, which is drawn again under it. */
-  const say = (line: string) => {
+  const say = (text: string) => {
     if (closed) return;
+    // Progress and failures quote what models and providers said: only this display's own controls reach the terminal.
+    const line = visibleControls(text);
     if (!tty) {
       sink.write(`${line}\n`);
       return;

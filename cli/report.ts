@@ -3,11 +3,13 @@ import { readFile, stat, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import type { Command } from 'commander';
 import { redact } from '../schemas/secrets.js';
+import { visibleControls } from '../schemas/visible-controls.js';
 import { compareHtml, compareMarkdown, loadReportSource, reportHtml, reportMarkdown, type ReportSource } from '../protocols/report/index.js';
 import { decisionRecordMarkdown } from '../protocols/argumentation/index.js';
 import { AUDIT_WARNING } from '../state/audit-log.js';
 import { parseEnvelope } from '../state/envelope.js';
 import { DELIBERATION_SCHEMA_VERSION } from '../mcp-server/deliberations.js';
+import { printErr, printOut } from './terminal.js';
 
 interface ReportOptions {
   html?: string;
@@ -32,7 +34,7 @@ export function registerReportCommand(program: Command): void {
       try {
         await writeReports(files, options);
       } catch (error) {
-        console.error(redact(`parley report: ${error instanceof Error ? error.message : String(error)}`));
+        printErr(`parley report: ${error instanceof Error ? error.message : String(error)}`);
         process.exitCode = 1;
       }
     });
@@ -61,18 +63,19 @@ export async function writeReports(files: string[], options: ReportOptions): Pro
   });
   const [first] = sources;
   if (!first) throw new Error('give a run or state file');
-  // Reports quote replies and errors verbatim: known secrets are scrubbed from what is written.
-  const html = async () => redact(await (options.compare ? compareHtml(sources) : reportHtml(first)));
-  const markdown = () => redact(options.compare ? compareMarkdown(sources) : madr ? decisionRecord(first) : reportMarkdown(first));
+  // Reports quote replies and errors verbatim: known secrets are scrubbed from what is written, and a
+  // model's control characters are written as their escapes.
+  const html = async () => visibleControls(redact(await (options.compare ? compareHtml(sources) : reportHtml(first))));
+  const markdown = () => visibleControls(redact(options.compare ? compareMarkdown(sources) : madr ? decisionRecord(first) : reportMarkdown(first)));
   if (options.html) {
     await writeFile(options.html, await html());
-    console.error(`wrote ${options.html}`);
+    printErr(`wrote ${options.html}`);
   }
   if (options.md) {
     await writeFile(options.md, markdown());
-    console.error(`wrote ${options.md}`);
+    printErr(`wrote ${options.md}`);
   }
-  if (!options.html && !options.md) process.stdout.write(markdown());
+  if (!options.html && !options.md) printOut(markdown());
 }
 
 function decisionRecord(source: ReportSource): string {
@@ -97,13 +100,13 @@ async function load(file: string, several: boolean): Promise<ReportSource | unde
     source = await loadReportSource(file);
   } catch (error) {
     if (several && existsSync(join(dirname(file), 'sweep.json')) && /not a parley run/.test(String(error))) {
-      console.error(`parley report: skipped ${file}: ${basename(file)} of a sweep folder is not a run`);
+      printErr(`parley report: skipped ${file}: ${basename(file)} of a sweep folder is not a run`);
       return undefined;
     }
     throw error;
   }
   if (source.kind === 'argumentation') {
-    for (const record of source.audit) if (record.type === AUDIT_WARNING) console.error(`parley report: warning: ${file}: ${String(record.warning)}`);
+    for (const record of source.audit) if (record.type === AUDIT_WARNING) printErr(`parley report: warning: ${file}: ${String(record.warning)}`);
   }
   return source;
 }

@@ -1,5 +1,5 @@
-import { redact } from '../schemas/secrets.js';
 import { createLiveLine, type LiveLine, type LiveSink } from './live-line.js';
+import { printErr } from './terminal.js';
 
 /** The run's live line on stderr (see live-line.ts): progress, and who is being waited on. */
 export function progressDisplay(stream: LiveSink): LiveLine {
@@ -11,7 +11,7 @@ export async function reportFailure(command: string, work: () => Promise<void>):
   try {
     await work();
   } catch (error) {
-    console.error(redact(`parley ${command}: ${error instanceof Error ? error.message : String(error)}`));
+    printErr(`parley ${command}: ${error instanceof Error ? error.message : String(error)}`);
     process.exitCode = 1;
   }
 }

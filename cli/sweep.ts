@@ -22,6 +22,7 @@ import { PriceTable, type SweepRunPlan } from '../schemas/sweep.js';
 import { assertModelsReady, type ModelRole } from './model-calls.js';
 import { reportFailure, runInterruptible } from './shared.js';
 import { asOptionParser, positiveInteger } from './option-parsers.js';
+import { printOut } from './terminal.js';
 
 interface RunOptions {
   out?: string;
@@ -64,8 +65,8 @@ export function registerSweepCommand(program: Command): void {
         if (!out) throw new Error('give the merged folder: parley sweep merge <dirs...> --out <dir>');
         const report = await mergeSweeps(dirs, out);
         const missing = report.missingShards.length ? `; shards never merged: ${report.missingShards.join(', ')}` : '';
-        process.stdout.write(`merged ${dirs.length} folder(s) into ${report.dir}: ${report.finished}/${report.totalRuns} runs finished${missing}\n`);
-        if (report.unfinished.length) process.stdout.write(`unfinished: ${report.unfinished.join(', ')}\n`);
+        printOut(`merged ${dirs.length} folder(s) into ${report.dir}: ${report.finished}/${report.totalRuns} runs finished${missing}\n`);
+        if (report.unfinished.length) printOut(`unfinished: ${report.unfinished.join(', ')}\n`);
       });
     });
 
@@ -80,8 +81,8 @@ export function registerSweepCommand(program: Command): void {
         const by = options.by?.split(',').map((name) => name.trim()).filter(Boolean);
         const summary = await summarizeSweep(dir, { ...(by && { by }), compare: options.compare });
         await writeSummaryFiles(dir, summary);
-        if (options.format === 'json') process.stdout.write(JSON.stringify(summaryJson(summary), null, 2) + '\n');
-        else process.stdout.write(options.format === 'csv' ? summary.csv : summary.markdown);
+        if (options.format === 'json') printOut(JSON.stringify(summaryJson(summary), null, 2) + '\n');
+        else printOut(options.format === 'csv' ? summary.csv : summary.markdown);
         if (summary.unfinished.length) process.stderr.write(`${summary.unfinished.length} run(s) not finished yet are not in the table\n`);
         for (const comparison of summary.comparisons) {
           if (comparison.unpaired.length) process.stderr.write(`--compare ${comparison.parameter}: ${comparison.unpaired.length} run(s) without a finished partner are left out\n`);
@@ -111,7 +112,7 @@ async function runCommand(matrixPath: string | undefined, options: RunOptions, s
   progress.finish();
   const { totals } = report;
   const cost = totals.costUsd === null ? 'cost unknown (a backend has no price)' : `$${totals.costUsd.toFixed(4)}`;
-  process.stdout.write(
+  printOut(
     `sweep ${report.dir}: ran ${report.ran.length}, already finished ${report.skipped.length}, failed ${report.failed.length}; ` +
       `all runs so far ${totals.usage.inputTokens.toLocaleString('en-US')} input + ${totals.usage.outputTokens.toLocaleString('en-US')} output tokens, ${cost}\n`,
   );

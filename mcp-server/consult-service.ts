@@ -7,8 +7,11 @@ import type { Usage } from '../schemas/common.js';
 import { buildConsulteePrompt, consultPrecheck, nextConsulteePrompt, resentPrompt, type PromptKind } from '../protocols/argumentation/index.js';
 import { BackendError } from '../wrapper/backend.js';
 import type { CodexCallOptions, CodexCallResult } from '../wrapper/codex/index.js';
+// The light part of the wrapper: the rest loads with the first consult.
+import { checkCodexCall } from '../wrapper/codex/hidden-paths.js';
 import { serverRefusal, throwIfRefused, type Deliberations, type MoveOutcome } from './deliberations.js';
 import type { JobManager } from './jobs.js';
+import { keptInput } from './audit-input.js';
 
 export interface ConsultSettings {
   cwd?: string;
@@ -38,6 +41,12 @@ export interface ConsultOutcome {
 
 type RunCodex = (options: CodexCallOptions) => Promise<CodexCallResult>;
 
+/** What the orchestrator can do after a consult failed (a transient failure was already sent again once, unless Codex had answered). */
+export function afterFailedConsult(cause: unknown): string {
+  if (!(cause instanceof BackendError) || !cause.detail.transient) return 'fix the cause and call delib_consult again';
+  return cause.detail.answered ? 'call delib_consult to ask Codex again' : 'such a failure usually passes: call delib_consult again in a minute';
+}
+
 const NO_USAGE: Usage = { inputTokens: 0, cachedInputTokens: 0, outputTokens: 0, reasoningTokens: 0 };
 
 /**
@@ -55,7 +64,11 @@ export class ConsultService {
   /** The prompt whose sending failed last, per deliberation: sent again to the same session, it says so. */
   private readonly unanswered = new Map<string, { prompt: string; failure: string }>();
 
-  constructor(private readonly deps: { deliberations: Deliberations; jobs: JobManager; env: NodeJS.ProcessEnv; runCodex?: RunCodex }) {}
+  /**
+   * `hidden`: folders Codex's commands may not read (parley's state: other deliberations' questions,
+   * material and audit logs); the wrapper adds Codex's own home.
+   */
+  constructor(private readonly deps: { deliberations: Deliberations; jobs: JobManager; env: NodeJS.ProcessEnv; hidden: string[]; runCodex?: RunCodex }) {}
 
   jobId(deliberationId: string): string {
     return `consult-${deliberationId}`;
@@ -73,6 +86,8 @@ export class ConsultService {
     throwIfRefused(consultPrecheck(state));
     const given = Object.fromEntries(Object.entries(settings).filter(([, v]) => v !== undefined));
     const merged = { ...this.settings.get(deliberationId), ...given };
+    // Checked before it is kept: a refused setting must not stick to the next consult.
+    this.check(merged, state);
     this.settings.set(deliberationId, merged);
     this.deps.jobs.start(id, 'consult', (signal, progress) => this.consult(state, merged, signal, (message) => progress({ done: 0, message })));
     return id;
@@ -145,24 +160,26 @@ export class ConsultService {
       result = await this.call({ ...options, prompt, sessionId: undefined });
     }
     this.unanswered.delete(state.id);
-    await audit?.append({
-      type: 'consult-reply',
-      iteration: state.n,
-      kind,
-      sessionId: result.sessionId,
-      reply: result.answer,
-      usage: result.usage,
-      cumulativeUsage: result.cumulativeUsage ?? null,
-      durationMs: Math.round(result.durationMs),
-      commands: result.commands,
-      warnings: result.warnings,
-      promptBytes: Buffer.byteLength(prompt),
-    });
     const input = {
       text: result.answer,
       ...(result.sessionId && result.sessionId !== state.consulteeSessionId ? { sessionId: result.sessionId } : {}),
       ...(result.cumulativeUsage ? { cumulativeUsage: result.cumulativeUsage } : {}),
     };
+    await audit?.append({
+      type: 'consult-reply',
+      iteration: state.n,
+      kind,
+      sessionId: result.sessionId,
+      // A reply the deliberation will refuse (20 MB of it, say) is kept as its size, hash and first characters.
+      reply: this.deps.deliberations.accepts(state, 'reply_record', input) ? result.answer : keptInput(result.answer),
+      usage: result.usage,
+      cumulativeUsage: result.cumulativeUsage ?? null,
+      durationMs: Math.round(result.durationMs),
+      ...(result.retriedAfter ? { retriedAfter: result.retriedAfter } : {}),
+      commands: result.commands,
+      warnings: result.warnings,
+      promptBytes: Buffer.byteLength(prompt),
+    });
     const moved = await this.deps.deliberations.apply(state.id, 'reply_record', input);
     const meta = { kind, sessionId: result.sessionId, usage: result.usage, promptBytes: Buffer.byteLength(prompt), durationMs: Math.round(result.durationMs), recovered };
     return { meta, reply: result.answer, moved };
@@ -171,6 +188,26 @@ export class ConsultService {
   private async call(options: CodexCallOptions): Promise<CodexCallResult> {
     const run = this.deps.runCodex ?? (await import('../wrapper/codex/index.js')).runCodex;
     return run(options);
+  }
+
+  /** The settings as Codex would get them, checked by the wrapper's own rules; a refusal names the bad one. */
+  private check(settings: ConsultSettings, state: DeliberationState): void {
+    const env = this.deps.env;
+    const cwd = settings.cwd ?? env.PARLEY_CONSULT_CWD;
+    try {
+      checkCodexCall({
+        env,
+        hidden: this.deps.hidden,
+        // 'empty' is a new folder in the temp folder; no cwd at all is this process's own.
+        ...(cwd ? { cwd: cwd === 'empty' ? tmpdir() : cwd } : {}),
+        ...(settings.sandbox ? { sandbox: settings.sandbox } : {}),
+        ...(settings.model ?? env.PARLEY_CODEX_MODEL ? { model: settings.model ?? env.PARLEY_CODEX_MODEL } : {}),
+        ...(settings.reasoningEffort ?? env.PARLEY_CODEX_REASONING ? { reasoningEffort: settings.reasoningEffort ?? env.PARLEY_CODEX_REASONING } : {}),
+      });
+    } catch (error) {
+      if (!(error instanceof BackendError)) throw error;
+      throw serverRefusal(state, `${error.message}. Nothing was sent: the state is unchanged and the next delib_consult uses the earlier settings`, 'bad-consult-setting');
+    }
   }
 
   private async options(settings: ConsultSettings, signal: AbortSignal, say: (m: string) => void): Promise<Omit<CodexCallOptions, 'prompt'>> {
@@ -188,6 +225,7 @@ export class ConsultService {
     const timeout = Number(env.PARLEY_CONSULT_TIMEOUT_MS);
     return {
       sandbox: settings.sandbox ?? 'read-only',
+      hidden: this.deps.hidden,
       ...(cwd ? { cwd } : {}),
       ...(settings.model ?? env.PARLEY_CODEX_MODEL ? { model: settings.model ?? env.PARLEY_CODEX_MODEL } : {}),
       ...(settings.reasoningEffort ?? env.PARLEY_CODEX_REASONING ? { reasoningEffort: settings.reasoningEffort ?? env.PARLEY_CODEX_REASONING } : {}),

@@ -1,9 +1,10 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { DeliberationState } from '../schemas/argumentation.js';
 import { applyMove, moves, nextLegalMoves, startDeliberation, type ItemRefusal, type MoveResult, type StartInput } from '../protocols/argumentation/index.js';
 import { createDocumentStore, deliberationStoreLocation, reportPathFor, type DocumentStore, type StoreLayout } from '../state/document-store.js';
 import { existingFile, writeReportFile } from './report-file.js';
 import { ToolRefusal } from './tool-kit.js';
+import { keptInput } from './audit-input.js';
 
 /** The schemaVersion of deliberation state files this parley writes (and the newest it reads). */
 export const DELIBERATION_SCHEMA_VERSION = 1;
@@ -95,7 +96,7 @@ export class Deliberations {
           const result = applyMove(current, moveName, input, ctx);
           return result.ok ? { value: result.state, result: { ok: true, effects: result.effects, ...(result.refused?.length ? { refused: result.refused } : {}) } } : { refuse: result };
         },
-        { audit: { type: 'move', move: moveName, input }, auditUnchanged: { type: 'move', move: moveName, input: unchangedInput(input) }, afterCommit },
+        { audit: { type: 'move', move: moveName, input }, auditUnchanged: { type: 'move', move: moveName, input: keptInput(input) }, afterCommit },
       )
       .catch((error: unknown) => {
         throw notFoundAsRefusal(id, error);
@@ -104,6 +105,11 @@ export class Deliberations {
     const result = outcome.result.ok ? outcome.result : undefined;
     const effects = [...(result?.effects ?? []), ...(reportFile && 'error' in reportFile ? [reportFile.error] : [])];
     return { state: outcome.value, effects, revision: outcome.revision, ...(result?.refused ? { refused: result.refused } : {}), ...(reportFile ? { reportFile } : {}) };
+  }
+
+  /** Whether the engine would take this move on this state; nothing is applied or written. */
+  accepts(state: DeliberationState, moveName: string, input: unknown): boolean {
+    return applyMove(state, moveName, input, { now: this.clock().toISOString() }).ok;
   }
 
   async list(): Promise<{ id: string; summary?: unknown; updatedAt?: string; problem?: string }[]> {
@@ -122,18 +128,6 @@ export function throwIfRefused(result: MoveResult | undefined): void {
 export function serverRefusal(state: DeliberationState, message: string, rule: string): ToolRefusal {
   return new ToolRefusal(message, rule, nextLegalMoves(state).map((m) => m.move));
 }
-
-/**
- * What the audit keeps of a move that changed nothing: the input itself up to 16 KB, else its size and
- * hash. A refused input is not part of the deliberation, so repeating an oversized move must not grow
- * the log by megabytes a time; an applied input is bounded by the state's own size limit.
- */
-export function unchangedInput(input: unknown): unknown {
-  const json = JSON.stringify(input) ?? '';
-  if (json.length <= UNCHANGED_INPUT_KEPT) return input;
-  return { omitted: `an input of ${json.length} characters that changed nothing`, sha256: createHash('sha256').update(json).digest('hex') };
-}
-const UNCHANGED_INPUT_KEPT = 16 * 1024;
 
 function notFoundAsRefusal(id: string, error: unknown): unknown {
   if ((error as { kind?: string }).kind !== 'not-found') return error;

@@ -41,6 +41,6 @@ export function createDeps(options: DepsOptions = {}): ServerDeps {
     });
   const runs = new RunManager({ home, jobs, protocols: options.protocols ?? {}, backendFor, clock });
   const deliberations = new Deliberations({ env, home, dir: options.deliberationsDir, clock });
-  const consults = new ConsultService({ deliberations, jobs, env, runCodex: options.runCodex });
+  const consults = new ConsultService({ deliberations, jobs, env, hidden: [home, deliberations.store.dir], runCodex: options.runCodex });
   return { home, env, clock, jobs, runs, deliberations, consults, backendFor };
 }

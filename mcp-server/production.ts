@@ -1,6 +1,8 @@
 import type { Backend, Conversation, SendOptions } from '../wrapper/backend.js';
 import type { DepsOptions } from './deps.js';
 import { rememberSecretsOf } from '../schemas/secrets.js';
+import { deliberationStoreLocation } from '../state/locations.js';
+import { stateHome } from '../state/paths.js';
 
 /**
  * The real protocols and backends. Both load on first use, so `parley serve` answers initialize
@@ -9,10 +11,12 @@ import { rememberSecretsOf } from '../schemas/secrets.js';
 export async function productionDepsOptions(env: NodeJS.ProcessEnv = process.env): Promise<DepsOptions> {
   rememberSecretsOf(env);
   const backends = new Map<string, Promise<Backend>>();
+  // An arbiter or a run's Codex reads no deliberation nor run of this parley, as a consultee does not.
+  const hidden = [stateHome(env), deliberationStoreLocation({ env }).dir];
   const load = (spec: string): Promise<Backend> => {
     let backend = backends.get(spec);
     if (!backend) {
-      backend = import('../wrapper/model-spec.js').then(({ createBackend }) => createBackend(spec, { env }));
+      backend = import('../wrapper/model-spec.js').then(({ createBackend }) => createBackend(spec, { env, hidden }));
       backends.set(spec, backend);
       backend.catch(() => backends.delete(spec));
     }

@@ -58,13 +58,26 @@ export type BackendErrorKind =
   | 'rate-limited'
   | 'bad-spec';
 
+/**
+ * `transient`: the failure may pass by itself (a stream cut between Codex and the provider, an
+ * overloaded provider); `answered`: the model had answered before it, so sending the call again
+ * would bill that answer twice.
+ */
+export interface BackendErrorDetail {
+  stderrTail?: string;
+  exitCode?: number;
+  status?: number;
+  transient?: boolean;
+  answered?: boolean;
+}
+
 export class BackendError extends UserFacingError {
-  readonly detail: { stderrTail?: string; exitCode?: number; status?: number };
+  readonly detail: BackendErrorDetail;
 
   constructor(
     readonly kind: BackendErrorKind,
     message: string,
-    detail: { stderrTail?: string; exitCode?: number; status?: number } = {},
+    detail: BackendErrorDetail = {},
   ) {
     super(message, { code: kind });
     this.detail = detail.stderrTail === undefined ? detail : { ...detail, stderrTail: redact(detail.stderrTail) };

@@ -19,6 +19,8 @@ export interface BackendOptions {
   /** Path of the CLI binary (codex, claude). */
   binPath?: string;
   cwd?: string;
+  /** Folders a Codex backend's commands may not read (besides Codex's own home). */
+  hidden?: string[];
   /** Stream chat replies (OpenAI-compatible providers only); default false. */
   stream?: boolean;
 }
@@ -34,6 +36,7 @@ export function createBackend(spec: string, options: BackendOptions = {}): Backe
       ...(options.env !== undefined && { env: options.env }),
       ...(options.timeoutMs !== undefined && { timeoutMs: options.timeoutMs }),
       ...(options.cwd !== undefined && { cwd: options.cwd }),
+      ...(options.hidden !== undefined && { hidden: options.hidden }),
     });
   }
   if (parsed.provider === 'claude') {

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { DeliberationState } from '../../schemas/argumentation.js';
 import { effectsView, nextLines, replyView, type ItemRefusal } from '../../protocols/argumentation/index.js';
-import type { ConsultSettings } from '../consult-service.js';
+import { afterFailedConsult, type ConsultSettings } from '../consult-service.js';
 import { serverRefusal, type MoveOutcome } from '../deliberations.js';
 import { summaryWithReport } from '../report-file.js';
 import type { ServerDeps } from '../deps.js';
@@ -50,7 +50,7 @@ export async function consultAndWait(deps: ServerDeps, id: string, settings: Con
   if ('error' in finished) {
     if (finished.cause instanceof ToolRefusal) throw finished.cause;
     const { state } = await deps.deliberations.get(id);
-    throw serverRefusal(state, `the consult failed: ${finished.error}. The state is unchanged; fix the cause and call delib_consult again`, 'consult-failed');
+    throw serverRefusal(state, `the consult failed: ${finished.error}. The state is unchanged; ${afterFailedConsult(finished.cause)}`, 'consult-failed');
   }
   const { moved, turns, effects } = finished;
   const seconds = Math.round(turns.reduce((sum, t) => sum + t.durationMs, 0) / 1000);

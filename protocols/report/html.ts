@@ -3,14 +3,14 @@
  * and a Content-Security-Policy that forbids scripts and every network fetch, so a report opened
  * from disk can neither run model output nor call home.
  */
+import { visibleControls } from '../../schemas/visible-controls.js';
 
 const ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 
-/** Escapes text for an HTML text node or a quoted attribute; drops control characters. */
+/** Escapes text for an HTML text node or a quoted attribute; control characters show as their escapes. */
 export function esc(value: unknown): string {
   const text = value === null || value === undefined ? '' : typeof value === 'string' ? value : String(value);
-  // eslint-disable-next-line no-control-regex
-  return text.replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g, '').replace(/[&<>"']/g, (c) => ENTITIES[c] ?? c);
+  return visibleControls(text).replace(/[&<>"']/g, (c) => ENTITIES[c] ?? c);
 }
 
 export const CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; font-src 'none'; script-src 'none'; base-uri 'none'; form-action 'none'";

@@ -1,3 +1,4 @@
+import { visibleControls } from '../../schemas/visible-controls.js';
 import type { SweepEvent } from './sweep.js';
 
 export interface ProgressSink {
@@ -31,7 +32,9 @@ export function createSweepProgress(sink: ProgressSink, tty = sink.isTTY === tru
     lastLine = line;
     sink.write(`\r\x1b[2K${line}`);
   };
-  const say = (line: string) => {
+  const say = (text: string) => {
+    // A failed run's error may quote a model: only this display's own controls reach the terminal.
+    const line = visibleControls(text);
     if (tty) {
       sink.write(`\r\x1b[2K${line}\n`);
       lastLine = '';

@@ -9,6 +9,7 @@ import { readManifest } from './sweep.js';
 import { writeJsonFileAtomic } from '../../state/atomic-write.js';
 import { compareLevels, identityBiasOf, type ComparisonSpec, type IdentityBiasSummary, type SweepComparison } from './pairs.js';
 import { BOOTSTRAP_RESAMPLES, EXACT_SIGN_FLIP_MAX_PAIRS, SIGN_FLIP_SAMPLES, describe, type MeasureStats } from './statistics.js';
+import { visibleControls } from '../../schemas/visible-controls.js';
 import { comparisonsCsv, runsCsv, summaryCsv, summaryMarkdown } from './tables.js';
 
 /** One finished run's scalar measures. */
@@ -149,7 +150,7 @@ export function summaryJson(summary: SweepSummary): SweepSummaryFile {
 export async function writeSummaryFiles(dir: string, summary: SweepSummary): Promise<{ csv: string; markdown: string; runs: string; json: string; comparisons?: string }> {
   const paths = { csv: join(dir, 'summary.csv'), markdown: join(dir, 'summary.md'), runs: join(dir, 'runs.csv'), json: join(dir, 'summary.json') };
   await writeFile(paths.csv, summary.csv, 'utf8');
-  await writeFile(paths.markdown, summary.markdown, 'utf8');
+  await writeFile(paths.markdown, visibleControls(summary.markdown), 'utf8');
   await writeFile(paths.runs, runsCsv(summary), 'utf8');
   await writeJsonFileAtomic(paths.json, summaryJson(summary));
   const comparisons = join(dir, 'comparisons.csv');

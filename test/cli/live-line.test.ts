@@ -101,6 +101,20 @@ describe('the live line', () => {
     live.callStarted('agent 2 (b)')('HTTP 500');
     expect(out.written.slice(-2)).toEqual(['\r\x1b[2Kagent 2 (b) failed: HTTP 500\n', '\r\x1b[2Kwaiting on agent 1 (a) 0 s']);
   });
+
+  it("writes a model's control characters in progress and failures as escapes: only its own cursor controls reach the terminal", () => {
+    const out = sink(true);
+    const live = createLiveLine(out, { now });
+    live.update({ done: 1, message: 'agent 1 said \x1b]0;owned\x07 and \u009b2J' });
+    live.callStarted('agent 2 (b)')('provider said \x1bc SAFE\b\b\b\bEVIL');
+    expect(out.written.slice(-2)).toEqual([
+      '\r\x1b[2Kagent 2 (b) failed: provider said \\u001bc SAFE\\u0008\\u0008\\u0008\\u0008EVIL\n',
+      '\r\x1b[2K[1] agent 1 said \\u001b]0;owned\\u0007 and \\u009b2J',
+    ]);
+    const pipe = sink(false);
+    createLiveLine(pipe, { now }).update({ done: 2, message: 'a \x00 b' });
+    expect(pipe.written).toEqual(['[2] a \\u0000 b\n']);
+  });
 });
 
 describe('runInterruptible', () => {

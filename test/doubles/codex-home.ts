@@ -4,6 +4,8 @@ import { join } from 'node:path';
 
 export interface CodexHome {
   codexHome: string;
+  /** An empty folder beside CODEX_HOME for Codex to work in (Codex's home is hidden from its commands). */
+  workDir: string;
   /** process.env plus CODEX_HOME and a TMPDIR that does not contain CODEX_HOME. */
   env: NodeJS.ProcessEnv;
   cleanup(): Promise<void>;
@@ -18,8 +20,10 @@ export async function makeCodexHome(baseUrl: string, options: { model?: string }
   const root = await mkdtemp(join(tmpdir(), 'parley-codex-'));
   const codexHome = join(root, 'home');
   const tmp = join(root, 'tmp');
+  const workDir = join(root, 'work');
   await mkdir(codexHome, { recursive: true });
   await mkdir(tmp, { recursive: true });
+  await mkdir(workDir, { recursive: true });
   const model = options.model ?? 'fake-model';
   const config = [
     `model = ${JSON.stringify(model)}`,
@@ -36,6 +40,7 @@ export async function makeCodexHome(baseUrl: string, options: { model?: string }
   await writeFile(join(codexHome, 'config.toml'), config, 'utf8');
   return {
     codexHome,
+    workDir,
     env: { ...process.env, CODEX_HOME: codexHome, TMPDIR: tmp },
     cleanup: () => rm(root, { recursive: true, force: true }),
   };

@@ -17,6 +17,8 @@ export interface ResponsesScriptStep {
   /** End the stream after the output items, before `response.completed`. */
   cutStream?: boolean;
   delayMs?: number;
+  /** Hold the answer until this settles: a test orders events without guessing how long they take. */
+  until?: Promise<unknown>;
   usage?: Partial<{ input: number; cached: number; output: number; reasoning: number }>;
 }
 
@@ -71,6 +73,7 @@ export async function startScriptedResponses(script: ResponsesScript): Promise<S
       return;
     }
     if (step.delayMs) await sleep(step.delayMs);
+    if (step.until) await step.until.catch(() => undefined);
     if (step.status && step.status >= 400) {
       sendJsonError(res, step.status, step.errorBody ?? `scripted error ${step.status}`);
       return;

@@ -1,4 +1,4 @@
-import { resolve } from 'node:path';
+import { isAbsolute, resolve } from 'node:path';
 import { BackendError } from '../backend.js';
 
 export type CodexSandbox = 'read-only' | 'workspace-write' | 'danger-full-access';
@@ -10,6 +10,8 @@ export interface CodexArgvInput {
   cwd?: string;
   /** Default read-only: the consultee advises, it never edits. */
   sandbox?: CodexSandbox;
+  /** Absolute paths its commands may not read, on top of the sandbox (not with danger-full-access). */
+  hidden?: string[];
   model?: string;
   reasoningEffort?: string;
   /** Extra `-c key=value` overrides; values are TOML. */
@@ -26,7 +28,10 @@ export interface CodexArgvInput {
  */
 export function buildCodexArgs(input: CodexArgvInput): string[] {
   checkArgvValues(input);
-  const execLevel = ['exec', '--color', 'never', '-s', input.sandbox ?? 'read-only'];
+  const sandbox = input.sandbox ?? 'read-only';
+  const profile = input.hidden?.length && sandbox !== 'danger-full-access' ? permissionProfile(sandbox, input.hidden) : undefined;
+  // `-s` would make Codex ignore the permission profile that hides the paths: the profile says the sandbox itself.
+  const execLevel = ['exec', '--color', 'never', ...(profile ? [] : ['-s', sandbox])];
   // An absolute path can never be read as a flag.
   if (input.cwd) execLevel.push('-C', resolve(input.cwd));
 
@@ -35,12 +40,29 @@ export function buildCodexArgs(input: CodexArgvInput): string[] {
   if (input.model) shared.push('-m', input.model);
   if (input.reasoningEffort) shared.push('-c', `model_reasoning_effort=${tomlString(input.reasoningEffort)}`);
   for (const [key, value] of Object.entries(input.config ?? {})) shared.push('-c', `${key}=${value}`);
+  // After the caller's overrides, so none of them can choose another profile.
+  if (profile) shared.push(...profile);
   if (input.outputSchemaFile) shared.push('--output-schema', input.outputSchemaFile);
 
   // `--` ends the options: whatever follows is a positional, never a flag (a session id cannot smuggle one in).
   return input.sessionId
     ? [...execLevel, 'resume', ...shared, '--', input.sessionId, '-']
     : [...execLevel, ...shared, '--', '-'];
+}
+
+const PROFILE = 'parley-consultee';
+
+/**
+ * A Codex permission profile (0.169; given with -c, it wins over a `sandbox_mode` in config.toml):
+ * the built-in read-only or workspace profile, plus the hidden paths at access "none".
+ */
+function permissionProfile(sandbox: 'read-only' | 'workspace-write', hidden: string[]): string[] {
+  const rules = hidden.map((path) => `${tomlString(path)}=${tomlString('none')}`).join(',');
+  return [
+    '-c', `default_permissions=${tomlString(PROFILE)}`,
+    '-c', `permissions.${PROFILE}.extends=${tomlString(sandbox === 'read-only' ? ':read-only' : ':workspace')}`,
+    '-c', `permissions.${PROFILE}.filesystem={${rules}}`,
+  ];
 }
 
 const FORMS: [keyof CodexArgvInput, RegExp, string][] = [
@@ -51,7 +73,7 @@ const FORMS: [keyof CodexArgvInput, RegExp, string][] = [
 ];
 
 /** Every value that reaches Codex's command line is checked for its exact form first. */
-function checkArgvValues(input: CodexArgvInput): void {
+export function checkArgvValues(input: CodexArgvInput): void {
   for (const [key, form, what] of FORMS) {
     const value = input[key];
     if (value !== undefined && (typeof value !== 'string' || !form.test(value))) {
@@ -62,6 +84,9 @@ function checkArgvValues(input: CodexArgvInput): void {
     if (!/^[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}$/.test(key)) throw new BackendError('bad-spec', `refusing to pass the config key ${JSON.stringify(key).slice(0, 80)} to codex`);
   }
   if (input.cwd !== undefined && (!input.cwd || input.cwd.includes('\0'))) throw new BackendError('bad-spec', 'refusing to pass an empty folder name to codex');
+  for (const path of input.hidden ?? []) {
+    if (!isAbsolute(path) || path.includes('\0')) throw new BackendError('bad-spec', `refusing to hide ${JSON.stringify(path).slice(0, 80)} from codex: give an absolute path`);
+  }
 }
 
 const tomlString = (value: string): string => JSON.stringify(value);

@@ -13,7 +13,20 @@ export interface FinishedProcess {
   turnFailed?: string;
   streamErrors: string[];
   requestedSessionId?: string;
+  /** An answer or a completed turn came before the failure. */
+  answered?: boolean;
 }
+
+/**
+ * Failures between Codex and the model provider that pass by themselves, as codex 0.169 words them:
+ * a stream cut before `response.completed`, a provider's 500 ("high demand"), 502, 503 or 504. Not
+ * 429 (a quota or a rate limit Codex already waited on), not a timeout (a turn that long may have
+ * been billed), not a 4xx.
+ */
+const TRANSIENT = /stream disconnected before completion|currently experiencing high demand|unexpected status 50[234]\b/;
+
+/** Safe to send the same turn again at once: a transient failure before any answer. */
+export const resendable = (error: unknown): error is BackendError => error instanceof BackendError && error.detail.transient === true && !error.detail.answered;
 
 export const stderrTail = (stderr: string): string => (stderr.length > TAIL_CHARS ? stderr.slice(-TAIL_CHARS) : stderr);
 
@@ -40,14 +53,23 @@ export function classifyFailure(run: FinishedProcess): BackendError | undefined 
     return new BackendError('session-busy', `codex session ${run.requestedSessionId ?? ''} is being resumed by another process; retry when it is done`, detail);
   }
   if (run.turnFailed !== undefined) {
-    return new BackendError('turn-failed', `codex turn failed: ${run.turnFailed}`, { ...detail, ...httpStatus(run.turnFailed) });
+    return withTransience(new BackendError('turn-failed', `codex turn failed: ${run.turnFailed}`, { ...detail, ...httpStatus(run.turnFailed) }), run);
   }
   if (run.exitCode !== 0 || run.signal) {
     const how = run.signal ? `was killed by ${run.signal}` : `exited with code ${run.exitCode}`;
     const why = lastError ?? firstMeaningfulLine(run.stderr);
-    return new BackendError('exit', `codex exec ${how}${why ? `: ${why}` : ''}`, { ...detail, ...httpStatus(why ?? '') });
+    return withTransience(new BackendError('exit', `codex exec ${how}${why ? `: ${why}` : ''}`, { ...detail, ...httpStatus(why ?? '') }), run);
   }
   return undefined;
+}
+
+function withTransience(error: BackendError, run: FinishedProcess): BackendError {
+  if (!TRANSIENT.test(error.message)) return error;
+  const answered = run.answered === true;
+  const why = answered
+    ? 'a transient failure, but Codex had answered before it: sending the turn again would bill it twice'
+    : 'a transient failure between Codex and the model provider';
+  return new BackendError(error.kind, `${error.message} (${why})`, { ...error.detail, transient: true, answered });
 }
 
 function lastErrorLine(stderr: string): string | undefined {

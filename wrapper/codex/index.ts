@@ -4,3 +4,4 @@ export { createCodexBackend } from './backend.js';
 export { parseJsonEvents, parseEventLine, CodexEvent, type ParsedJsonRun } from './events.js';
 export { parsePlainOutput, type ParsedPlainRun } from './plain.js';
 export { buildCodexArgs, type CodexSandbox } from './argv.js';
+export { checkCodexCall } from './hidden-paths.js';

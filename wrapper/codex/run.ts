@@ -9,14 +9,18 @@ import { descendantsOf, killAll, processesWithEnv } from './process-tree.js';
 import { WATCHDOG_GRACE_MS, WATCHDOG_SPAWN_FAILED, watchdogCommand } from './watchdog.js';
 import { randomUUID } from 'node:crypto';
 import { parseEventLine, parseJsonEvents, type CodexEvent } from './events.js';
-import { classifyFailure, stderrTail } from './failures.js';
+import { classifyFailure, resendable, stderrTail } from './failures.js';
 import { parsePlainOutput } from './plain.js';
 import { resolveCodexPath, spawnTarget } from './resolve-path.js';
 import { fromRawUsage, recalledCumulative, rememberCumulative, sessionKey, usageDifference, withSessionQueue } from './session-state.js';
 import { codexEnvironment, COMMAND_ENV_POLICY } from './child-env.js';
+import { checkWorkFolder, pathsToHide } from './hidden-paths.js';
 import { rememberSecretsOf } from '../../schemas/secrets.js';
 
-/** argv-level options (session, -C, sandbox, model, effort, -c) are documented in argv.ts. */
+/**
+ * argv-level options (session, -C, sandbox, model, effort, -c) are documented in argv.ts; `hidden`
+ * here names folders, to which Codex's own home is always added (hidden-paths.ts).
+ */
 export interface CodexCallOptions extends Omit<CodexArgvInput, 'outputSchemaFile'> {
   prompt: string;
   codexPath?: string;
@@ -46,6 +50,8 @@ export interface CodexCallResult {
   durationMs: number;
   /** The model Codex reported (plain mode header), else the one asked for. */
   model?: string;
+  /** The transient failure after which this turn was sent a second time. */
+  retriedAfter?: string;
 }
 
 export const DEFAULT_CODEX_TIMEOUT_MS = 600_000;
@@ -54,15 +60,29 @@ const FALLBACK_KILL_MS = WATCHDOG_GRACE_MS + 3_000;
 /** An environment variable naming the call: what a cancel finds Codex's sandboxed commands by. */
 const CALL_TAG = 'PARLEY_CODEX_CALL';
 
-/** Runs one `codex exec` turn. Throws BackendError on every failure. */
+/**
+ * Runs one `codex exec` turn. Throws BackendError on every failure. A transient failure before any
+ * answer (failures.ts) is sent again once, by itself: the same prompt, in the same thread when it
+ * resumes one (the failed attempt completed no turn there), else in a new one.
+ */
 export async function runCodex(opts: CodexCallOptions): Promise<CodexCallResult> {
   if (opts.env) rememberSecretsOf(opts.env);
   const parleyEnv = { ...process.env, ...opts.env };
   const env = codexEnvironment(parleyEnv);
   // Resolved from parley's own environment: PARLEY_CODEX_PATH is not (and must not be) passed to codex.
   const codexPath = resolveCodexPath({ ...(opts.codexPath ? { codexPath: opts.codexPath } : {}), env: parleyEnv });
-  if (!opts.sessionId) return runOnce(opts, env, codexPath);
-  return withSessionQueue(sessionKey(env.CODEX_HOME, opts.sessionId), () => runOnce(opts, env, codexPath));
+  const attempt = () => (opts.sessionId ? withSessionQueue(sessionKey(env.CODEX_HOME, opts.sessionId), () => runOnce(opts, env, codexPath)) : runOnce(opts, env, codexPath));
+  try {
+    return await attempt();
+  } catch (error) {
+    if (!resendable(error) || opts.signal?.aborted) throw error;
+    try {
+      return { ...(await attempt()), retriedAfter: error.message };
+    } catch (again) {
+      if (!(again instanceof BackendError)) throw again;
+      throw new BackendError(again.kind, `${again.message}; parley had sent the turn a second time after: ${error.message}`, again.detail);
+    }
+  }
 }
 
 async function runOnce(opts: CodexCallOptions, env: NodeJS.ProcessEnv, codexPath: string): Promise<CodexCallResult> {
@@ -74,7 +94,9 @@ async function runOnce(opts: CodexCallOptions, env: NodeJS.ProcessEnv, codexPath
     const callTag = randomUUID();
     // Commands Codex runs see only core variables plus the call tag (cancel finds them by it); the policy comes last so no caller can loosen it.
     const config = { ...opts.config, ...COMMAND_ENV_POLICY, [`shell_environment_policy.set.${CALL_TAG}`]: JSON.stringify(callTag) };
-    const args = buildCodexArgs({ ...opts, config, ...(outputSchemaFile ? { outputSchemaFile } : {}) });
+    const hidden = opts.sandbox === 'danger-full-access' ? [] : pathsToHide(opts.hidden ?? [], env, codexPath);
+    checkWorkFolder(opts.cwd, hidden);
+    const args = buildCodexArgs({ ...opts, config, hidden, ...(outputSchemaFile ? { outputSchemaFile } : {}) });
     return await spawnAndParse(opts, env, codexPath, args, callTag);
   } finally {
     if (schemaDir) await rm(schemaDir, { recursive: true, force: true });
@@ -151,14 +173,16 @@ async function spawnAndParse(opts: CodexCallOptions, env: NodeJS.ProcessEnv, cod
 
   if (mode === 'plain') {
     const parsed = parsePlainOutput(stdout, stderr);
-    throwIfFailed(classifyFailure({ ...base, ...exit, streamErrors: parsed.errors }));
+    // Plain stdout is empty on failure; stderr's `codex` block is the model speaking (a prompt line "codex" only errs towards not resending).
+    throwIfFailed(classifyFailure({ ...base, ...exit, streamErrors: parsed.errors, answered: parsed.answer.trim() !== '' || /^codex$/m.test(stderr) }));
     const warnings = [...parsed.warnings, 'plain mode reports only a token total: it is counted as input tokens'];
     const cumulative = parsed.totalTokens === undefined ? undefined : { inputTokens: parsed.totalTokens, cachedInputTokens: 0, outputTokens: 0, reasoningTokens: 0 };
     return finish(opts, env, { answer: parsed.answer, sessionId: parsed.sessionId, cumulative, events: [], warnings, commands: [], argv, durationMs, model: parsed.model ?? opts.model, stderr });
   }
 
   const parsed = parseJsonEvents(stdout);
-  throwIfFailed(classifyFailure({ ...base, ...exit, streamErrors: parsed.streamErrors, ...(parsed.turnFailed === undefined ? {} : { turnFailed: parsed.turnFailed }) }));
+  const answered = parsed.answer.trim() !== '' || parsed.usage !== undefined;
+  throwIfFailed(classifyFailure({ ...base, ...exit, streamErrors: parsed.streamErrors, answered, ...(parsed.turnFailed === undefined ? {} : { turnFailed: parsed.turnFailed }) }));
   const cumulative = parsed.usage ? fromRawUsage(parsed.usage) : undefined;
   return finish(opts, env, { answer: parsed.answer, sessionId: parsed.threadId, cumulative, events: parsed.events, warnings: parsed.warnings, commands: parsed.commands, argv, durationMs, model: opts.model, stderr });
 }

@@ -16,13 +16,13 @@ const agreed = { id: 'P1.1', verdict: 'AGREE', claimType: 'value', reason: 'a bo
 const synthesis = { recommendation: 'Bound the pool at twice the core count', confidence: 'medium' };
 
 describe('delib_arbitrate asks the engine before any model call (stdio, real codex)', () => {
-  it('refuses before termination and outside standard mode without sending the reviewer anything', async () => {
+  it('refuses before termination and outside standard mode without sending the reviewer anything', { timeout: 180_000 }, async () => {
     const r = await startConsultRig(consultee);
 
     // Standard, still active: the engine's precheck refuses; the model server sees no request.
     const standard: string = (await r.ok('delib_start', { question: 'How big should the DB pool be?', mode: 'standard' })).deliberationId;
     expect(r.server.requests).toHaveLength(1);
-    expect(await r.refused('delib_arbitrate', { deliberationId: standard, waitSeconds: 30 })).toMatch(/^\[arbitrate-after-termination\] .*terminate the deliberation first.*Legal next moves: delib_judge/);
+    expect(await r.refused('delib_arbitrate', { deliberationId: standard, waitSeconds: 55 })).toMatch(/^\[arbitrate-after-termination\] .*terminate the deliberation first.*Legal next moves: delib_judge/);
     expect(r.server.requests).toHaveLength(1);
     expect((await r.audit(standard)).map((a) => a.type)).not.toContain('arbitration-request');
 
@@ -34,12 +34,12 @@ describe('delib_arbitrate asks the engine before any model call (stdio, real cod
     expect(ended.next.join('\n')).not.toMatch(/delib_arbitrate/);
     const sent = r.server.requests.length;
     expect(sent).toBe(3);
-    expect(await r.refused('delib_arbitrate', { deliberationId: minimal, waitSeconds: 30 })).toMatch(/^\[mode-minimal\] minimal mode has no arbitration/);
+    expect(await r.refused('delib_arbitrate', { deliberationId: minimal, waitSeconds: 55 })).toMatch(/^\[mode-minimal\] minimal mode has no arbitration/);
     expect(r.server.requests).toHaveLength(sent);
     expect((await r.audit(minimal)).map((a) => a.type)).not.toContain('arbitration-request');
   });
 
-  it('flags given by the orchestrator (items) are recorded without a model call, remarks included', async () => {
+  it('flags given by the orchestrator (items) are recorded without a model call, remarks included', { timeout: 180_000 }, async () => {
     const r = await startConsultRig(consultee);
     const id: string = (await r.ok('delib_start', { question: 'How big should the DB pool be?', mode: 'standard' })).deliberationId;
     await r.ok('delib_judge', { deliberationId: id, points: [agreed], phase: { advance: true } });

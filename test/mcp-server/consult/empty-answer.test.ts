@@ -12,15 +12,15 @@ function consultee({ body }: { body: unknown }): ResponsesScriptStep {
 }
 
 describe('an empty answer from Codex (stdio, real codex)', () => {
-  it('is a format failure retried inside the same consult: one tool call, two Codex turns, the same session, n stays', async () => {
+  it('is a format failure retried inside the same consult: one tool call, two Codex turns, the same session, n stays', { timeout: 180_000 }, async () => {
     const r = await startConsultRig(consultee);
-    const id: string = (await r.ok('delib_start', { question: 'How big should the DB pool be?', consult: { waitSeconds: 30 } })).deliberationId;
+    const id: string = (await r.ok('delib_start', { question: 'How big should the DB pool be?', consult: { waitSeconds: 55 } })).deliberationId;
     const sessionId: string = (await r.stateFile(id)).value.consulteeSessionId;
     const judged = await r.ok('delib_judge', {
       deliberationId: id,
       points: [{ id: 'P1.1', verdict: 'AGREE', claimType: 'value', reason: 'bounding the pool protects the database' }],
       phase: { advance: true },
-      consult: { waitSeconds: 30 },
+      consult: { waitSeconds: 55 },
     });
     expect(judged.consult).toMatchObject({ status: 'done', codex: { turns: 2 } });
     expect(judged.effects.join(' ')).toMatch(/format failure: the consultee returned an empty answer; n stays 2/);
@@ -41,10 +41,10 @@ describe('an empty answer from Codex (stdio, real codex)', () => {
 });
 
 describe('an empty first answer (stdio, real codex)', () => {
-  it('the retry goes to a fresh session with the whole first prompt behind the (RETRY #1) line', async () => {
+  it('the retry goes to a fresh session with the whole first prompt behind the (RETRY #1) line', { timeout: 180_000 }, async () => {
     let served = 0;
     const r = await startConsultRig(() => (served++ === 0 ? { text: '' } : { text: '1. INFERENCE: Use a bounded connection pool.' }));
-    const started = await r.ok('delib_start', { question: 'How big should the DB pool be?', consult: { waitSeconds: 30 } });
+    const started = await r.ok('delib_start', { question: 'How big should the DB pool be?', consult: { waitSeconds: 55 } });
     const id: string = started.deliberationId;
     expect(started.consult).toMatchObject({ status: 'done', codex: { turns: 2 } });
     expect(started.effects).toEqual(expect.arrayContaining([expect.stringMatching(/^format failure: the consultee returned an empty answer; n stays 1/)]));

@@ -13,7 +13,7 @@ function consultee({ body }: { body: unknown }) {
 }
 
 describe('a consult that outlives waitSeconds (stdio, real codex)', () => {
-  it("returns 'running' (here from delib_start itself), then the reply on the next call, with progress notifications", async () => {
+  it("returns 'running' (here from delib_start itself), then the reply on the next call, with progress notifications", { timeout: 180_000 }, async () => {
     const r = await startConsultRig(consultee);
     const firstCall: Progress[] = [];
     const secondCall: Progress[] = [];
@@ -23,7 +23,7 @@ describe('a consult that outlives waitSeconds (stdio, real codex)', () => {
     expect(waiting.consult.status).toBe('running');
     expect(waiting.at).toBe('n=1 CONSTRUCTIVE active');
     expect(waiting.next).toEqual([expect.stringMatching(/^delib_consult: Codex is still answering/)]);
-    const done = await r.ok('delib_consult', { deliberationId: id, waitSeconds: 30 }, { onprogress: (p) => secondCall.push(p) });
+    const done = await r.ok('delib_consult', { deliberationId: id, waitSeconds: 55 }, { onprogress: (p) => secondCall.push(p) });
     expect(done.consult).toMatchObject({ status: 'done', codex: { turns: 1 }, reply: { iteration: 1, points: [{ id: 'P1.1', text: 'INFERENCE: Retry with jitter.' }, { id: 'P1.2', text: 'GUESS: Cap retries at five.' }] } });
     expect(done.effects).not.toContain('2 new point(s) to judge');
     // One Codex turn served both calls.
@@ -33,7 +33,7 @@ describe('a consult that outlives waitSeconds (stdio, real codex)', () => {
     for (const call of [firstCall, secondCall]) expect(call.map((p) => p.progress)).toEqual(call.map((_, i) => i + 1));
   });
 
-  it('cancel mid-consult leaves the state unchanged and no codex process behind', async () => {
+  it('cancel mid-consult leaves the state unchanged and no codex process behind', { timeout: 180_000 }, async () => {
     const r = await startConsultRig(consultee);
     const id: string = (await r.ok('delib_start', { question: 'stuck: how should clients retry?', consult: false })).deliberationId;
     const before = await r.stateFile(id);

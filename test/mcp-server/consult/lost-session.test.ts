@@ -14,9 +14,9 @@ function consultee({ body }: { body: unknown }): ResponsesScriptStep {
 }
 
 describe('a lost Codex session (stdio, real codex)', () => {
-  it('recovers in a fresh session at the same n with the whole state in the recovery prompt', async () => {
+  it('recovers in a fresh session at the same n with the whole state in the recovery prompt', { timeout: 180_000 }, async () => {
     const r = await startConsultRig(consultee);
-    const id: string = (await r.ok('delib_start', { question: 'How should the mailer survive bursts?', constraints: ['Peak: 2,000 mails per second'], consult: { waitSeconds: 30 } })).deliberationId;
+    const id: string = (await r.ok('delib_start', { question: 'How should the mailer survive bursts?', constraints: ['Peak: 2,000 mails per second'], consult: { waitSeconds: 55 } })).deliberationId;
     const lostSession: string = (await r.stateFile(id)).value.consulteeSessionId;
     // consult: false, so the session can be lost between the advance and the next consult.
     const judged = await r.ok('delib_judge', {
@@ -32,7 +32,7 @@ describe('a lost Codex session (stdio, real codex)', () => {
     expect(judged).toMatchObject({ at: 'n=2 CONSTRUCTIVE active', next: [expect.stringMatching(/^delib_consult: ask Codex for iteration 2/)] });
 
     await rm(join(r.codex.codexHome, 'sessions'), { recursive: true, force: true });
-    const recovered = await r.ok('delib_consult', { deliberationId: id, waitSeconds: 30 });
+    const recovered = await r.ok('delib_consult', { deliberationId: id, waitSeconds: 55 });
     expect(recovered.consult).toMatchObject({ status: 'done', codex: { turns: 1, recovered: true } });
     const freshSession: string = (await r.stateFile(id)).value.consulteeSessionId;
     expect(freshSession).not.toBe(lostSession);

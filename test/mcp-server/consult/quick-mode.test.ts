@@ -26,7 +26,7 @@ function consultee({ body }: { body: unknown }): ResponsesScriptStep {
 }
 
 describe('quick mode through the MCP tools (stdio, real codex)', () => {
-  it('a binary question from start to answer: 3 tool calls, 2 Codex turns, no challenge ids, nothing on disk', async () => {
+  it('a binary question from start to answer: 3 tool calls, 2 Codex turns, no challenge ids, nothing on disk', { timeout: 180_000 }, async () => {
     const r = await startConsultRig(consultee);
     let calls = 0;
     const call = (name: string, args: Record<string, unknown>) => {
@@ -35,7 +35,7 @@ describe('quick mode through the MCP tools (stdio, real codex)', () => {
     };
 
     // Call 1: start asks Codex at once (cwd 'empty', from the rig: a folder outside the state folder).
-    const started = await call('delib_start', { question: 'Redis or Memcached for the session cache?', mode: 'quick', consult: { waitSeconds: 30 } });
+    const started = await call('delib_start', { question: 'Redis or Memcached for the session cache?', mode: 'quick', consult: { waitSeconds: 55 } });
     const id: string = started.deliberationId;
     expect(started.at).toBe('n=1 active');
     expect(started.consult).toMatchObject({ status: 'done', codex: { turns: 1 } });
@@ -54,7 +54,7 @@ describe('quick mode through the MCP tools (stdio, real codex)', () => {
       deliberationId: id,
       points: FIRST_JUDGMENT,
       phase: { advance: true },
-      consult: { waitSeconds: 30 },
+      consult: { waitSeconds: 55 },
     });
     expect(judged.refused).toBeUndefined();
     expect(judged.at).toBe('n=2 active');
@@ -92,19 +92,19 @@ describe('quick mode through the MCP tools (stdio, real codex)', () => {
 });
 
 describe('quick mode keeps its two Codex turns when a reply is unusable (stdio, real codex)', () => {
-  it('an unusable second reply is not retried: the format failure is reported and the orchestrator answers from what it has', async () => {
+  it('an unusable second reply is not retried: the format failure is reported and the orchestrator answers from what it has', { timeout: 180_000 }, async () => {
     const r = await startConsultRig(({ body }) => {
       const prompt = lastUserText(body);
       if (prompt.includes('Iteration 1/2')) return { text: FIRST };
       return { text: 'Well, it depends on the load.' };
     });
-    const started = await r.ok('delib_start', { question: 'Redis or Memcached for the session cache?', mode: 'quick', consult: { waitSeconds: 30 } });
+    const started = await r.ok('delib_start', { question: 'Redis or Memcached for the session cache?', mode: 'quick', consult: { waitSeconds: 55 } });
     const id: string = started.deliberationId;
     const judged = await r.ok('delib_judge', {
       deliberationId: id,
       points: FIRST_JUDGMENT,
       phase: { advance: true },
-      consult: { waitSeconds: 30 },
+      consult: { waitSeconds: 55 },
     });
     expect(judged.consult).toMatchObject({ status: 'done', codex: { turns: 1 } });
     expect(judged.effects.join('\n')).toMatch(/format failure/);
@@ -121,16 +121,16 @@ describe('quick mode keeps its two Codex turns when a reply is unusable (stdio, 
     expect(r.server.requests).toHaveLength(2);
   });
 
-  it('an unusable first reply is retried once in the same consult; those two turns are all, so the first advance ends it', async () => {
+  it('an unusable first reply is retried once in the same consult; those two turns are all, so the first advance ends it', { timeout: 180_000 }, async () => {
     let served = 0;
     const r = await startConsultRig(() => ({ text: served++ === 0 ? 'Well, it depends.' : FIRST }));
-    const started = await r.ok('delib_start', { question: 'Redis or Memcached for the session cache?', mode: 'quick', consult: { waitSeconds: 30 } });
+    const started = await r.ok('delib_start', { question: 'Redis or Memcached for the session cache?', mode: 'quick', consult: { waitSeconds: 55 } });
     expect(started.consult).toMatchObject({ status: 'done', codex: { turns: 2 } });
     const ended = await r.ok('delib_judge', {
       deliberationId: started.deliberationId,
       points: FIRST_JUDGMENT,
       phase: { advance: true },
-      consult: { waitSeconds: 30 },
+      consult: { waitSeconds: 55 },
     });
     expect(ended).toMatchObject({ at: 'n=1 terminated', next: ['delib_judge: place P1.2 (points with a bucket)'] });
     expect(ended.consult).toBeUndefined();

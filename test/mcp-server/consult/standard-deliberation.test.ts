@@ -34,7 +34,7 @@ function consultee({ body }: { body: unknown }): ResponsesScriptStep {
 }
 
 describe('a standard deliberation driven only through the MCP tools (stdio, real codex)', () => {
-  it('defense, reminder then undefended, concession, retry, evidence gate, convergence, synthesis, arbitration', async () => {
+  it('defense, reminder then undefended, concession, retry, evidence gate, convergence, synthesis, arbitration', { timeout: 180_000 }, async () => {
     const r = await startConsultRig(consultee);
     const calls: string[] = [];
     const ok = (name: string, args: Record<string, unknown>) => {
@@ -43,7 +43,7 @@ describe('a standard deliberation driven only through the MCP tools (stdio, real
     };
 
     // Iteration 1: start asks Codex at once, in a new session, and returns the reply as read.
-    const started = await ok('delib_start', { question: 'Should the orders service use a write-through cache?', mode: 'standard', constraints: ['Budget: one engineer-week'], consult: { waitSeconds: 30 } });
+    const started = await ok('delib_start', { question: 'Should the orders service use a write-through cache?', mode: 'standard', constraints: ['Budget: one engineer-week'], consult: { waitSeconds: 55 } });
     const id: string = started.deliberationId;
     expect(started.consult).toMatchObject({ status: 'done', codex: { turns: 1 } });
     expect(started.consult.codex.recovered).toBeUndefined();
@@ -74,7 +74,7 @@ describe('a standard deliberation driven only through the MCP tools (stdio, real
       deliberationId: id,
       points: [{ id: 'P1.4', verdict: 'AGREE', claimType: 'empirical', evidenceType: 'textual', evidence: 'src/orders.ts:42 "retry(() => put(order))"', reason: 'the quoted line shows the idempotent retry' }],
       phase: { advance: true },
-      consult: { waitSeconds: 30 },
+      consult: { waitSeconds: 55 },
     });
     expect(second.refused).toBeUndefined();
     expect(second.at).toBe('n=2 CONSTRUCTIVE active');
@@ -89,12 +89,12 @@ describe('a standard deliberation driven only through the MCP tools (stdio, real
       deliberationId: id,
       challenges: [{ id: 'C1', verdict: 'accepted', claimType: 'value', reason: 'coherence on write answers the staleness objection' }],
       phase: { advance: true },
-      consult: { waitSeconds: 30 },
+      consult: { waitSeconds: 55 },
     });
     expect(third.effects.join('\n')).toMatch(/extended CONSTRUCTIVE at n=3/);
     expect(third.effects).toEqual(expect.arrayContaining(['C2 undefended: P1.2 -> Dismissed UNDEFENDED', 'the consultee has nothing further']));
     expect(third.consult.reply).toMatchObject({ iteration: 3, nothingFurther: true, points: [] });
-    const fourth = await ok('delib_judge', { deliberationId: id, phase: { advance: true }, consult: { waitSeconds: 30 } });
+    const fourth = await ok('delib_judge', { deliberationId: id, phase: { advance: true }, consult: { waitSeconds: 55 } });
     expect(fourth.at).toBe('n=4 DEVELOPMENT active');
 
     // Converged: the same judgment synthesizes and returns the report's summary, led by the recommendation; the full report is a file beside the state.
@@ -114,7 +114,7 @@ describe('a standard deliberation driven only through the MCP tools (stdio, real
     expect(converged.next.join('\n')).toMatch(/delib_arbitrate/);
 
     // Arbitration: a fresh reviewer; its per-item reasons and remarks reach the result, the state and the report.
-    const arbitrated = await ok('delib_arbitrate', { deliberationId: id, waitSeconds: 30 });
+    const arbitrated = await ok('delib_arbitrate', { deliberationId: id, waitSeconds: 55 });
     expect(arbitrated.arbitration).toEqual({ status: 'done', flagged: [{ ref: 'P1.2', why: 'the dismissal came from silence, not from a rebuttal' }], reviewed: 4, remarks: REMARKS });
     expect(arbitrated.effects).toEqual(['arbitration: 1/4 flagged', 'report rebuilt with the arbitration']);
     expect(arbitrated.summary).toBeUndefined();

@@ -68,7 +68,7 @@ describe('a debate with a real codex agent and a real claude -p agent', () => {
         outPath,
         backendFor: (spec) =>
           spec.startsWith('codex')
-            ? createBackend(spec, { binPath: CODEX_BIN, env: codexEnv.env, cwd: codexEnv.codexHome, timeoutMs: 90_000 })
+            ? createBackend(spec, { binPath: CODEX_BIN, env: codexEnv.env, cwd: codexEnv.workDir, timeoutMs: 90_000 })
             : spec.startsWith('claude')
               ? createBackend(spec, { binPath: claudeBin, env: claudeEnv.env, cwd: claudeEnv.cwd, timeoutMs: 120_000 })
               : createBackend(spec),

@@ -49,7 +49,7 @@ describe('dialogic run with the real codex binary as model A', () => {
       {
         outPath,
         backendFor: (spec) =>
-          spec.startsWith('codex') ? createBackend(spec, { binPath: CODEX_BIN, env: codexHome.env, cwd: codexHome.codexHome, timeoutMs: 60_000 }) : createBackend(spec),
+          spec.startsWith('codex') ? createBackend(spec, { binPath: CODEX_BIN, env: codexHome.env, cwd: codexHome.workDir, timeoutMs: 60_000 }) : createBackend(spec),
       },
     );
     expect(codexSeen.map((s) => `${s.kind}:${s.termName ?? ''}`)).toEqual([

@@ -127,6 +127,16 @@ describe('sweep progress', () => {
     expect(screen).toBe('sweep: 2/3 done, 0 running, 1 failed, 1,234 tokens\n');
     expect(text).toContain('sweep: 1/3 done, 2 running, 0 failed, 1,234 tokens');
   });
+
+  it("writes a failed run's error with its control characters as escapes: only its own cursor controls reach the terminal", () => {
+    let text = '';
+    const progress = createSweepProgress({ write: (chunk: string) => (text += chunk), isTTY: true });
+    progress.onEvent({ type: 'planned', total: 1, inShard: 1, finished: 0, toRun: 1 });
+    progress.onEvent({ type: 'run-finished', id: 'r1', result: { ...result('r1', 'failed'), error: 'model said \x1bc\x1b]0;owned\x07 \u009b2J' } });
+    expect(text).toContain('FAILED r1: model said \\u001bc\\u001b]0;owned\\u0007 \\u009b2J\n');
+    // eslint-disable-next-line no-control-regex
+    expect(text.replaceAll('\r\x1b[2K', '')).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/);
+  });
 });
 
 describe('failed runs', () => {

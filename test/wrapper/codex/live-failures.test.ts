@@ -5,7 +5,7 @@ import { startScriptedResponses } from '../../doubles/scripted-responses.js';
 import { CODEX_BIN, processesUsing, startRig, until, type LiveRig } from './live-helpers.js';
 
 const call = (rig: LiveRig, opts: Omit<CodexCallOptions, 'codexPath' | 'env'>) =>
-  runCodex({ codexPath: CODEX_BIN, env: rig.env, cwd: rig.codexHome, timeoutMs: 20_000, ...opts });
+  runCodex({ codexPath: CODEX_BIN, env: rig.env, cwd: rig.workDir, timeoutMs: 20_000, ...opts });
 
 async function failure(promise: Promise<unknown>): Promise<BackendError> {
   const error = await promise.then(
@@ -17,7 +17,7 @@ async function failure(promise: Promise<unknown>): Promise<BackendError> {
 }
 
 describe('runCodex failures, each a distinct BackendError (real binary, scripted server)', () => {
-  it('401 -> turn-failed with the status', async () => {
+  it('401 -> turn-failed with the status', { timeout: 120_000 }, async () => {
     const rig = await startRig([{ status: 401, errorBody: 'Incorrect API key provided' }]);
     const error = await failure(call(rig, { prompt: 'x' }));
     expect(error.kind).toBe('turn-failed');
@@ -25,7 +25,7 @@ describe('runCodex failures, each a distinct BackendError (real binary, scripted
     expect(error.message).toContain('Incorrect API key provided');
   });
 
-  it('500 -> turn-failed in --json, exit with the ERROR line and a bounded stderr tail in plain mode', async () => {
+  it('500 -> turn-failed in --json, exit with the ERROR line and a bounded stderr tail in plain mode', { timeout: 120_000 }, async () => {
     const rig = await startRig(() => ({ status: 500, errorBody: 'scripted outage' }));
     expect((await failure(call(rig, { prompt: 'x' }))).kind).toBe('turn-failed');
     const plain = await failure(call(rig, { prompt: 'x', mode: 'plain' }));
@@ -35,19 +35,19 @@ describe('runCodex failures, each a distinct BackendError (real binary, scripted
     expect(plain.detail.stderrTail).toContain('ERROR:');
   });
 
-  it('stream cut before response.completed -> turn-failed naming the disconnect', async () => {
+  it('stream cut before response.completed -> turn-failed naming the disconnect', { timeout: 120_000 }, async () => {
     const rig = await startRig([{ text: 'half an answer', cutStream: true }]);
     const error = await failure(call(rig, { prompt: 'x' }));
     expect(error.kind).toBe('turn-failed');
     expect(error.message).toContain('stream disconnected before completion');
   });
 
-  it('rc 0 with no answer -> empty-answer, not an answer', async () => {
+  it('rc 0 with no answer -> empty-answer, not an answer', { timeout: 120_000 }, async () => {
     const rig = await startRig([{}]);
     expect((await failure(call(rig, { prompt: 'x' }))).kind).toBe('empty-answer');
   });
 
-  it('unreachable server -> our own timeout kills the reconnect loop', async () => {
+  it('unreachable server -> our own timeout kills the reconnect loop', { timeout: 120_000 }, async () => {
     const closed = await startScriptedResponses([]);
     const deadUrl = closed.baseUrl;
     await closed.close();
@@ -61,7 +61,7 @@ describe('runCodex failures, each a distinct BackendError (real binary, scripted
     await until(() => processesUsing(rig.codexHome).length === 0, 'codex to exit after the timeout');
   });
 
-  it('resume of an unknown uuid -> unknown-session; a session "id" that is not a uuid never reaches codex', async () => {
+  it('resume of an unknown uuid -> unknown-session; a session "id" that is not a uuid never reaches codex', { timeout: 120_000 }, async () => {
     const rig = await startRig(() => ({ text: 'a brand new session' }));
     const unknown = await failure(call(rig, { prompt: 'x', sessionId: '00000000-0000-0000-0000-000000000000' }));
     expect(unknown.kind).toBe('unknown-session');

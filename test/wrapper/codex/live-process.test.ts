@@ -6,7 +6,7 @@ import { resolveCodexPath, runCodex, type CodexCallOptions } from '../../../wrap
 import { CODEX_BIN, processesUsing, startRig, until, type LiveRig } from './live-helpers.js';
 
 const call = (rig: LiveRig, opts: Omit<CodexCallOptions, 'codexPath' | 'env'>) =>
-  runCodex({ codexPath: CODEX_BIN, env: rig.env, cwd: rig.codexHome, timeoutMs: 20_000, ...opts });
+  runCodex({ codexPath: CODEX_BIN, env: rig.env, cwd: rig.workDir, timeoutMs: 20_000, ...opts });
 
 async function failure(promise: Promise<unknown>): Promise<BackendError> {
   const error = await promise.then(() => undefined, (e: unknown) => e);
@@ -28,7 +28,7 @@ function processesRunning(commandLine: string): number[] {
 }
 
 describe('codex binary resolution', () => {
-  it('missing binary -> not-found with the install command (empty PATH, or a path that does not exist)', async () => {
+  it('missing binary -> not-found with the install command (empty PATH, or a path that does not exist)', { timeout: 120_000 }, async () => {
     const onPath = await failure(runCodex({ prompt: 'x', codexPath: 'codex', env: { PATH: '' } }));
     expect(onPath.kind).toBe('not-found');
     expect(onPath.message).toContain('npm install @openai/codex');
@@ -42,15 +42,15 @@ describe('codex binary resolution', () => {
     expect(resolveCodexPath({ env: { PATH: '', PARLEY_CODEX_PATH: CODEX_BIN } })).toBe(CODEX_BIN);
   });
 
-  it('the npm launcher runs even when PATH has no node', async () => {
+  it('the npm launcher runs even when PATH has no node', { timeout: 120_000 }, async () => {
     const rig = await startRig([{ text: 'ran without node on PATH' }]);
-    const result = await runCodex({ prompt: 'x', env: { ...rig.env, PATH: '' }, cwd: rig.codexHome, timeoutMs: 20_000 });
+    const result = await runCodex({ prompt: 'x', env: { ...rig.env, PATH: '' }, cwd: rig.workDir, timeoutMs: 20_000 });
     expect(result.answer).toBe('ran without node on PATH');
   });
 });
 
 describe('codex process control', () => {
-  it('cancel while the model is thinking: canceled, and no process of that CODEX_HOME remains', async () => {
+  it('cancel while the model is thinking: canceled, and no process of that CODEX_HOME remains', { timeout: 120_000 }, async () => {
     const rig = await startRig([{ text: 'too late', delayMs: 60_000 }]);
     const controller = new AbortController();
     const pending = call(rig, { prompt: 'x', signal: controller.signal });
@@ -61,7 +61,7 @@ describe('codex process control', () => {
     await until(() => processesUsing(rig.codexHome).length === 0, 'every codex process to exit');
   });
 
-  it('cancel during a tool command: the command is killed too', async () => {
+  it('cancel during a tool command: the command is killed too', { timeout: 120_000 }, async () => {
     const marker = `sleep 47.${process.pid}`;
     const rig = await startRig([{ toolCall: { command: marker.split(' ') } }, { text: 'never' }]);
     const controller = new AbortController();
@@ -72,7 +72,7 @@ describe('codex process control', () => {
     await until(() => processesRunning(marker).length === 0 && processesUsing(rig.codexHome).length === 0, 'the command and codex to exit');
   });
 
-  it('an already aborted signal never starts codex', async () => {
+  it('an already aborted signal never starts codex', { timeout: 120_000 }, async () => {
     const rig = await startRig([{ text: 'unused' }]);
     const error = await failure(call(rig, { prompt: 'x', signal: AbortSignal.abort() }));
     expect(error.kind).toBe('canceled');
@@ -81,7 +81,7 @@ describe('codex process control', () => {
 });
 
 describe('codex session concurrency', () => {
-  it('two resumes of one session at once are serialized: both succeed with their own turn usage', async () => {
+  it('two resumes of one session at once are serialized: both succeed with their own turn usage', { timeout: 120_000 }, async () => {
     const rig = await startRig(({ index }) => ({ text: `answer ${index}`, delayMs: index === 0 ? 0 : 500, usage: { input: 100 * (index + 1), output: 10 } }));
     const first = await call(rig, { prompt: 'start' });
     const [a, b] = await Promise.all([
@@ -94,14 +94,17 @@ describe('codex session concurrency', () => {
     expect(b.cumulativeUsage?.inputTokens).toBe(600);
   });
 
-  it('a resume racing another process on the same session -> session-busy', async () => {
-    const rig = await startRig(({ index }) => ({ text: `answer ${index}`, delayMs: index === 0 ? 0 : 2_500 }));
+  it('a resume racing another process on the same session -> session-busy', { timeout: 120_000 }, async () => {
+    let released!: () => void;
+    const raced = new Promise<void>((resolve) => (released = resolve));
+    // The holder's answer waits for the racer's failure, however long a loaded machine takes to start it.
+    const rig = await startRig(({ index }) => ({ text: `answer ${index}`, ...(index === 0 ? {} : { until: raced }) }));
     const first = await call(rig, { prompt: 'start' });
     // A second spelling of the same CODEX_HOME defeats parley's in-process queue, like another process would.
     const otherProcessEnv = { ...rig.env, CODEX_HOME: `${rig.codexHome}/` };
     const holder = call(rig, { prompt: 'holder', sessionId: first.sessionId });
     await until(() => rig.server.requests.length > 1, 'the first resume to reach the server');
-    const racer = await failure(runCodex({ codexPath: CODEX_BIN, env: otherProcessEnv, prompt: 'racer', sessionId: first.sessionId, timeoutMs: 20_000 }));
+    const racer = await failure(runCodex({ codexPath: CODEX_BIN, env: otherProcessEnv, prompt: 'racer', sessionId: first.sessionId, timeoutMs: 20_000 }).finally(released));
     expect(racer.kind).toBe('session-busy');
     expect((await holder).answer).toBe('answer 1');
   });

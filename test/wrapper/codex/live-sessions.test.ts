@@ -7,10 +7,10 @@ import { CODEX_BIN, inputText, startRig, type LiveRig } from './live-helpers.js'
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const call = (rig: LiveRig, opts: Omit<CodexCallOptions, 'codexPath' | 'env'>) =>
-  runCodex({ codexPath: CODEX_BIN, env: rig.env, cwd: rig.codexHome, timeoutMs: 20_000, ...opts });
+  runCodex({ codexPath: CODEX_BIN, env: rig.env, cwd: rig.workDir, timeoutMs: 20_000, ...opts });
 
 describe('runCodex against the real codex binary and a scripted server', () => {
-  it('--json: new session, then resume with the per-turn usage difference', async () => {
+  it('--json: new session, then resume with the per-turn usage difference', { timeout: 120_000 }, async () => {
     const rig = await startRig([
       { text: 'first answer', usage: { input: 100, cached: 40, output: 10, reasoning: 2 } },
       { text: 'second answer\nwith two lines', usage: { input: 150, cached: 60, output: 20, reasoning: 5 } },
@@ -35,7 +35,7 @@ describe('runCodex against the real codex binary and a scripted server', () => {
     expect(resumedInput).toContain('question two');
   });
 
-  it('plain mode: answer from stdout, session id and token total from stderr, resume works', async () => {
+  it('plain mode: answer from stdout, session id and token total from stderr, resume works', { timeout: 120_000 }, async () => {
     const rig = await startRig([{ text: 'plain one\ncodex\ntokens used\n7' }, { text: 'plain two' }]);
     const first = await call(rig, { prompt: 'p1', mode: 'plain' });
     expect(first.answer).toBe('plain one\ncodex\ntokens used\n7');
@@ -48,7 +48,7 @@ describe('runCodex against the real codex binary and a scripted server', () => {
     expect(second.usage.inputTokens).toBe(110);
   });
 
-  it('a prompt larger than one argv string may be (128 KiB) goes through stdin', async () => {
+  it('a prompt larger than one argv string may be (128 KiB) goes through stdin', { timeout: 120_000 }, async () => {
     const rig = await startRig([{ text: 'got it' }]);
     const prompt = `-starts with a dash ${'x'.repeat(200 * 1024)} END-MARK`;
     const result = await call(rig, { prompt });
@@ -56,7 +56,7 @@ describe('runCodex against the real codex binary and a scripted server', () => {
     expect(inputText(rig.server.requests[0]?.body)).toContain('END-MARK');
   });
 
-  it('a reply with a tool call: Codex runs it read-only and the command is reported', async () => {
+  it('a reply with a tool call: Codex runs it read-only and the command is reported', { timeout: 120_000 }, async () => {
     const rig = await startRig([
       { text: 'let me look', toolCall: { command: ['echo', 'marker-42'] } },
       { text: 'the tool printed marker-42' },
@@ -70,17 +70,17 @@ describe('runCodex against the real codex binary and a scripted server', () => {
     expect(inputText(rig.server.requests[1]?.body)).toContain('function_call_output');
   });
 
-  it("Codex's commands never see parley's keys: the process gets an allow-list, its commands only core variables", async () => {
+  it("Codex's commands never see parley's keys: the process gets an allow-list, its commands only core variables", { timeout: 120_000 }, async () => {
     const rig = await startRig([{ text: 'checking', toolCall: { command: ['env'] } }, { text: 'done' }]);
     const secrets = { ANTHROPIC_API_KEY: 'sk-ant-secret-1', PARLEY_API_KEY: 'parley-secret-2', OPENAI_API_KEY: 'sk-openai-secret-3', AWS_SECRET_ACCESS_KEY: 'aws-secret-4' };
-    const result = await runCodex({ codexPath: CODEX_BIN, env: { ...rig.env, ...secrets }, cwd: rig.codexHome, timeoutMs: 20_000, prompt: 'print the environment' });
+    const result = await runCodex({ codexPath: CODEX_BIN, env: { ...rig.env, ...secrets }, cwd: rig.workDir, timeoutMs: 20_000, prompt: 'print the environment' });
     const output = result.commands[0]?.output ?? '';
     expect(output).toContain('PATH=');
     for (const value of Object.values(secrets)) expect(output).not.toContain(value);
     expect(JSON.stringify(rig.server.requests.map((r) => r.body))).not.toMatch(/sk-ant-secret-1|parley-secret-2|aws-secret-4/);
   });
 
-  it('--output-schema: the schema reaches the request as a strict json_schema and the temp file is removed', async () => {
+  it('--output-schema: the schema reaches the request as a strict json_schema and the temp file is removed', { timeout: 120_000 }, async () => {
     const rig = await startRig([{ text: '{"verdict":"yes"}' }]);
     const schema = { type: 'object', properties: { verdict: { type: 'string' } }, required: ['verdict'], additionalProperties: false };
     const result = await call(rig, { prompt: 'json please', outputSchema: schema });
@@ -92,7 +92,7 @@ describe('runCodex against the real codex binary and a scripted server', () => {
     expect(existsSync(schemaFile ?? '')).toBe(false);
   });
 
-  it('model, reasoning effort, -c overrides and sandbox reach the request, on a new session and on resume', async () => {
+  it('model, reasoning effort, -c overrides and sandbox reach the request, on a new session and on resume', { timeout: 120_000 }, async () => {
     const rig = await startRig(() => ({ text: 'ok' }));
     const turnMetadata = (i: number): string => String(rig.server.requests[i]?.body.client_metadata?.['x-codex-turn-metadata']);
     const first = await call(rig, { prompt: 'x', model: 'chosen-model', reasoningEffort: 'high', config: { model_reasoning_summary: '"detailed"' } });
@@ -103,9 +103,9 @@ describe('runCodex against the real codex binary and a scripted server', () => {
     expect(turnMetadata(1)).toContain('"sandbox_mode":"workspace-write"');
   });
 
-  it('createCodexBackend: spec, first prompt with system and history, resume by sessionId', async () => {
+  it('createCodexBackend: spec, first prompt with system and history, resume by sessionId', { timeout: 120_000 }, async () => {
     const rig = await startRig([{ text: 'backend one' }, { text: 'backend two' }, { text: '{"verdict":"ok"}' }]);
-    const backend = createCodexBackend('codex', { codexPath: CODEX_BIN, env: rig.env, cwd: rig.codexHome, timeoutMs: 20_000 });
+    const backend = createCodexBackend('codex', { codexPath: CODEX_BIN, env: rig.env, cwd: rig.workDir, timeoutMs: 20_000 });
     const reply = await backend.send({ system: 'SYSTEM-RULES', history: [{ role: 'user', content: 'EARLIER' }] }, 'NOW');
     expect(reply).toMatchObject({ text: 'backend one', model: 'codex-default' });
     expect(inputText(rig.server.requests[0]?.body)).toMatch(/SYSTEM-RULES.*EARLIER.*NOW/);

@@ -2,7 +2,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { buildCodexArgs, parseJsonEvents, parsePlainOutput } from '../../../wrapper/codex/index.js';
-import { classifyFailure } from '../../../wrapper/codex/failures.js';
+import { classifyFailure, resendable } from '../../../wrapper/codex/failures.js';
 import { CODEX_CAPTURES } from '../../doubles/interop.js';
 
 // Real captures of codex 0.169, read in place (never copied into the project).
@@ -139,6 +139,25 @@ describe('codex captures: exact values', () => {
     expect(error).toMatchObject({ kind: 'turn-failed', detail: { status: 401 } });
   });
 
+  it('transient failures (a cut stream, 500 "high demand", 502-504) are marked so, with whether Codex had answered; a cut after the answer is not resendable', () => {
+    const json = parseJsonEvents(byName('1x_fail_nocomplete_json').stdout);
+    const cutAfterAnswer = classifyFailure({ stderr: '', exitCode: 1, timeoutMs: 1, streamErrors: [], turnFailed: json.turnFailed, answered: json.answer !== '' });
+    expect(cutAfterAnswer).toMatchObject({ kind: 'turn-failed', detail: { transient: true, answered: true } });
+    expect(resendable(cutAfterAnswer)).toBe(false);
+    const plain = byName('1x_fail_nocomplete');
+    const plainCut = classifyFailure({ stderr: plain.stderr, exitCode: 1, timeoutMs: 1, streamErrors: [], answered: /^codex$/m.test(plain.stderr) });
+    expect(plainCut).toMatchObject({ kind: 'exit', detail: { transient: true, answered: true } });
+    const failed = (turnFailed: string) => classifyFailure({ stderr: '', exitCode: 1, timeoutMs: 1, streamErrors: [], turnFailed, answered: false });
+    for (const message of ['stream disconnected before completion: stream closed before response.completed', 'We’re currently experiencing high demand, which may cause temporary errors.', 'unexpected status 503 Service Unavailable: overloaded, url: http://127.0.0.1:1/v1/responses']) {
+      expect(failed(message)?.message).toContain('(a transient failure between Codex and the model provider)');
+      expect(resendable(failed(message))).toBe(true);
+    }
+    for (const message of ['exceeded retry limit, last status: 429 Too Many Requests', 'unexpected status 401 Unauthorized: Incorrect API key provided', 'unexpected status 400 Bad Request: no such model']) {
+      expect(failed(message)?.detail.transient).toBeUndefined();
+      expect(resendable(failed(message))).toBe(false);
+    }
+  });
+
   it('20 unknown uuid -> unknown-session; 21 unknown name -> a different (new) session id', () => {
     const bogus = byName('20_resume_bogus_uuid');
     expect(classifyFailure({ stderr: bogus.stderr, exitCode: bogus.rc, timeoutMs: 1, streamErrors: [], requestedSessionId: '00000000-0000-0000-0000-000000000000' })?.kind).toBe('unknown-session');
@@ -236,5 +255,18 @@ describe('codex argv', () => {
     // A folder named like a flag becomes an absolute path: never read as an option.
     const args = buildCodexArgs({ cwd: '--dangerously-bypass-approvals-and-sandbox' });
     expect(args[args.indexOf('-C') + 1]).toMatch(/^\/.*--dangerously-bypass-approvals-and-sandbox$/);
+    expect(() => buildCodexArgs({ hidden: ['relative/state'] })).toThrow(/absolute path/);
+  });
+
+  it('hidden paths: a permission profile says the sandbox (no -s, which would void it), after every caller override', () => {
+    const args = buildCodexArgs({ hidden: ['/state', '/home/u/.codex'], config: { default_permissions: '":danger-full-access"' } });
+    expect(args).not.toContain('-s');
+    expect(args.slice(args.indexOf('default_permissions=":danger-full-access"') + 1, -2)).toEqual([
+      '-c', 'default_permissions="parley-consultee"',
+      '-c', 'permissions.parley-consultee.extends=":read-only"',
+      '-c', 'permissions.parley-consultee.filesystem={"/state"="none","/home/u/.codex"="none"}',
+    ]);
+    expect(buildCodexArgs({ hidden: ['/state'], sandbox: 'workspace-write' })).toContain('permissions.parley-consultee.extends=":workspace"');
+    expect(buildCodexArgs({ hidden: ['/state'], sandbox: 'danger-full-access' }).slice(0, 5)).toEqual(['exec', '--color', 'never', '-s', 'danger-full-access']);
   });
 });
