@@ -19,7 +19,7 @@ import {
 import { DebateConfig } from '../schemas/debate.js';
 import { DialogicConfig } from '../schemas/dialogic.js';
 import { PriceTable, type SweepRunPlan } from '../schemas/sweep.js';
-import { assertModelsReady, type ModelRole } from './model-calls.js';
+import { assertModelsReady, type ModelRole } from '../wrapper/readiness.js';
 import { reportFailure, runInterruptible } from './shared.js';
 import { asOptionParser, positiveInteger } from './option-parsers.js';
 
@@ -97,7 +97,7 @@ async function runCommand(matrixPath: string | undefined, options: RunOptions, s
   const prices = options.prices ? PriceTable.parse(parseYaml(await readFile(options.prices, 'utf8'))) : undefined;
   // Before the folder is made: a model that can only fail would fail every run it is in.
   const plans = expandSweep(matrix);
-  await assertModelsReady(sweepModelRoles(options.shard ? selectShard(plans, options.shard) : plans), process.env, 'the sweep');
+  await assertModelsReady(sweepModelRoles(options.shard ? selectShard(plans, options.shard) : plans), { what: 'the sweep' });
   const progress = createSweepProgress(process.stderr, options.progress === 'auto' ? process.stderr.isTTY === true : options.progress === 'tty');
   const report = await runSweep(matrix, {
     outDir: options.out,

@@ -9,6 +9,7 @@ import { BackendError } from '../wrapper/backend.js';
 import type { CodexCallOptions, CodexCallResult } from '../wrapper/codex/index.js';
 import { serverRefusal, throwIfRefused, type Deliberations, type MoveOutcome } from './deliberations.js';
 import type { JobManager } from './jobs.js';
+import { CONSULTEE, refuseUnreadyModels, type ModelChecker } from './model-checks.js';
 
 export interface ConsultSettings {
   cwd?: string;
@@ -53,7 +54,7 @@ export class ConsultService {
   /** Settings given once (cwd 'empty', a model) hold for the deliberation's later consults in this process. */
   private readonly settings = new Map<string, ConsultSettings>();
 
-  constructor(private readonly deps: { deliberations: Deliberations; jobs: JobManager; env: NodeJS.ProcessEnv; runCodex?: RunCodex }) {}
+  constructor(private readonly deps: { deliberations: Deliberations; jobs: JobManager; env: NodeJS.ProcessEnv; runCodex?: RunCodex; checkModels: ModelChecker }) {}
 
   jobId(deliberationId: string): string {
     return `consult-${deliberationId}`;
@@ -69,6 +70,8 @@ export class ConsultService {
     if (this.running(deliberationId)) return id;
     const { state } = await this.deps.deliberations.get(deliberationId);
     throwIfRefused(consultPrecheck(state));
+    // A codex that can only fail (not logged in, not installed) is named now, not after a wait.
+    await refuseUnreadyModels(this.deps.checkModels, [CONSULTEE], 'the consult', state);
     const given = Object.fromEntries(Object.entries(settings).filter(([, v]) => v !== undefined));
     const merged = { ...this.settings.get(deliberationId), ...given };
     this.settings.set(deliberationId, merged);

@@ -7,6 +7,7 @@ import { keepPrivate, makePrivateDir } from '../state/private-files.js';
 import { readJsonFile } from '../state/json-text.js';
 import { assertSafeId, runDir, runsDir } from '../state/paths.js';
 import type { JobManager } from './jobs.js';
+import { refuseUnreadyModels, type ModelChecker } from './model-checks.js';
 import { ToolRefusal } from './tool-kit.js';
 import { writeJsonFileAtomic } from '../state/atomic-write.js';
 
@@ -34,6 +35,8 @@ export interface RunManagerDeps {
   jobs: JobManager;
   protocols: Record<string, ProtocolEntry>;
   backendFor(spec: string): Backend;
+  /** Checks the models a run will call before it is started. */
+  checkModels: ModelChecker;
   clock?: () => Date;
 }
 
@@ -63,6 +66,9 @@ export class RunManager {
       throw new ToolRefusal(`invalid ${protocolName} config: ${issues}`);
     }
     const runId = requestedId ? assertSafeId(requestedId, 'runId') : newRunId(protocolName, this.clock());
+    // A model that can only fail is named now: a run that cannot call it is never started.
+    const roles = (protocol.modelSpecs?.(parsed.data) ?? []).map(({ path, spec }) => ({ label: path.join('.'), spec }));
+    await refuseUnreadyModels(this.deps.checkModels, roles, `run ${runId}`);
     const dir = runDir(this.deps.home, runId);
     await makePrivateDir(dir);
     await keepPrivate(this.deps.home, runsDir(this.deps.home), dir);

@@ -13,6 +13,7 @@ import { withCheckedModelSpecs } from '../model-specs.js';
 export const dialogicProtocol: RunProtocol<DialogicConfig, DialogicRun> = {
   name: 'dialogic',
   configSchema: withCheckedModelSpecs(DialogicConfig, dialogicModelSpecs),
+  modelSpecs: dialogicModelSpecs,
   run: async (config, ctx) => (await runDialogic(config, ctx)).run,
   analyze: async (output, context) => {
     const baseline = context?.dir ? await readFile(join(context.dir, 'baseline.json'), 'utf8').then(JSON.parse, () => undefined) : undefined;
