@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { Command, Option } from 'commander';
 import { parse as parseYaml } from 'yaml';
 import {
+  assertPlanConfigs,
   createSweepProgress,
   expandSweep,
   loadSweepMatrix,
@@ -95,9 +96,11 @@ async function runCommand(matrixPath: string | undefined, options: RunOptions, s
   if (!options.out) throw new Error('give the sweep folder: --out dir/');
   const matrix = await loadSweepMatrix(matrixPath);
   const prices = options.prices ? PriceTable.parse(parseYaml(await readFile(options.prices, 'utf8'))) : undefined;
-  // Before the folder is made: a model that can only fail would fail every run it is in.
+  // Before the folder is made: a configuration or a model that can only fail would fail every run it is in.
   const plans = expandSweep(matrix);
-  await assertModelsReady(sweepModelRoles(options.shard ? selectShard(plans, options.shard) : plans), { what: 'the sweep' });
+  const mine = options.shard ? selectShard(plans, options.shard) : plans;
+  assertPlanConfigs(mine);
+  await assertModelsReady(sweepModelRoles(mine), { what: 'the sweep' });
   const progress = createSweepProgress(process.stderr, options.progress === 'auto' ? process.stderr.isTTY === true : options.progress === 'tty');
   const report = await runSweep(matrix, {
     outDir: options.out,

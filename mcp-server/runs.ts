@@ -8,6 +8,7 @@ import { readJsonFile } from '../state/json-text.js';
 import { assertSafeId, runDir, runsDir } from '../state/paths.js';
 import type { JobManager } from './jobs.js';
 import { refuseUnreadyModels, type ModelChecker } from './model-checks.js';
+import { issuesText } from '../schemas/common.js';
 import { ToolRefusal } from './tool-kit.js';
 import { writeJsonFileAtomic } from '../state/atomic-write.js';
 
@@ -62,8 +63,7 @@ export class RunManager {
     const given = isEmptyConfig(rawConfig) && meta ? meta.config : rawConfig;
     const parsed = protocol.configSchema.safeParse(given);
     if (!parsed.success) {
-      const issues = parsed.error.issues.map((issue) => `${issue.path.join('.') || 'config'}: ${issue.message}`).join('; ');
-      throw new ToolRefusal(`invalid ${protocolName} config: ${issues}`);
+      throw new ToolRefusal(`invalid ${protocolName} config: ${issuesText(parsed.error)}`);
     }
     const runId = requestedId ? assertSafeId(requestedId, 'runId') : newRunId(protocolName, this.clock());
     // A model that can only fail is named now: a run that cannot call it is never started.

@@ -21,7 +21,7 @@ export const dialogicProtocol: RunProtocol<DialogicConfig, DialogicRun> = {
   },
 };
 
-export { runDialogic, type DialogicRunOutput } from './run.js';
+export { runDialogic, parseDialogicConfig, type DialogicRunOutput } from './run.js';
 export { analyzeDialogic, measureDialogic, renderMeasures, type DialogicMeasures } from './analyze.js';
 export { runDialogicToFile, type RunToFileOptions } from './run-to-file.js';
 export { exportDictionaryTerms, DictionaryTerm } from './export.js';

@@ -3,9 +3,8 @@ import { runFolderFor } from '../run-folder.js';
 import { runInFolder, type RunInFolderOptions } from '../run-in-folder.js';
 import type { Backend } from '../../wrapper/backend.js';
 import type { RunProgress } from '../run-protocol.js';
-import { DialogicConfig, type DialogicConfigInput } from '../../schemas/dialogic.js';
-import { assertModelSpecs } from '../model-specs.js';
-import { dialogicModelSpecs, runDialogic, type DialogicRunOutput } from './run.js';
+import type { DialogicConfig, DialogicConfigInput } from '../../schemas/dialogic.js';
+import { parseDialogicConfig, runDialogic, type DialogicRunOutput } from './run.js';
 
 export interface RunToFileOptions {
   /** Where the seed-format run JSON goes. */
@@ -25,8 +24,7 @@ export function dialogicInFolder(
   config: DialogicConfigInput | DialogicConfig,
   paths: { outPath: string; dir?: string; freshRun?: string },
 ): Pick<RunInFolderOptions<DialogicRunOutput>, 'dir' | 'outPath' | 'runId' | 'run' | 'output' | 'claim'> {
-  const parsed = DialogicConfig.parse(config);
-  assertModelSpecs(dialogicModelSpecs(parsed));
+  const parsed = parseDialogicConfig(config);
   const dir = resolve(paths.dir ?? runFolderFor(paths.outPath));
   return {
     dir,

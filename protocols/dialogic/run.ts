@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import type { RunContext } from '../run-protocol.js';
-import type { Usage } from '../../schemas/common.js';
+import { parseConfig, type Usage } from '../../schemas/common.js';
 import {
   DialogicConfig,
   type CycleMetadata,
@@ -49,9 +49,15 @@ export function dialogicModelSpecs(config: DialogicConfig): { path: string[]; sp
   ];
 }
 
-export async function runDialogic(input: DialogicConfigInput | DialogicConfig, ctx: RunContext): Promise<DialogicRunOutput> {
-  const config = DialogicConfig.parse(input);
+/** Parses the config, naming each problem (a model spec that names no backend included), before any model is called. */
+export function parseDialogicConfig(input: DialogicConfigInput | DialogicConfig): DialogicConfig {
+  const config = parseConfig(DialogicConfig, input, 'dialogic config');
   assertModelSpecs(dialogicModelSpecs(config));
+  return config;
+}
+
+export async function runDialogic(input: DialogicConfigInput | DialogicConfig, ctx: RunContext): Promise<DialogicRunOutput> {
+  const config = parseDialogicConfig(input);
   const startedAt = await startOrResume(config, ctx);
   const date = startedAt.slice(0, 10);
   const personas = PERSONAS[config.personas];

@@ -8,7 +8,7 @@ import type { Backend } from '../../wrapper/backend.js';
 import { SweepBackends } from './backends.js';
 import { expandSweep, selectShard, sweepHashOf, type Shard } from './matrix.js';
 import { mergePrices } from './pricing.js';
-import { readRunResult, runFiles, runOne } from './run-one.js';
+import { assertPlanConfigs, readRunResult, runFiles, runOne } from './run-one.js';
 import { addSpends, type Spend } from './spend.js';
 import { writeJsonFileAtomic } from '../../state/atomic-write.js';
 import { UserFacingError } from '../../schemas/user-facing-error.js';
@@ -58,10 +58,11 @@ export const TOTALS_FILE = 'totals.json';
  */
 export async function runSweep(matrix: SweepMatrix, options: SweepOptions): Promise<SweepReport> {
   const dir = resolve(options.outDir);
-  await mkdir(dir, { recursive: true });
   const shard = options.shard ?? { index: 1, count: 1 };
   const all = expandSweep(matrix);
   const mine = selectShard(all, shard);
+  assertPlanConfigs(mine);
+  await mkdir(dir, { recursive: true });
   const prices = mergePrices(matrix.prices, options.prices);
   const manifest = await recordManifest(dir, matrix, all, mine, shard, prices);
   const emit = options.onEvent ?? (() => undefined);
