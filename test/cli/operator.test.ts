@@ -53,6 +53,25 @@ describe('parley serve: what a person at a terminal sees', () => {
   });
 });
 
+describe('parley help and unknown commands', () => {
+  it('`parley help debate` prints the debate command\'s help and exits 0, like `parley debate --help`', async () => {
+    const help = await parley(['help', 'debate']);
+    expect(help.code, help.stderr).toBe(0);
+    expect(help.stdout).toMatch(/^Usage: parley debate \[options\] \[command\] \[question\]/);
+    expect(help.stdout).toContain('--agent <spec>');
+    expect(help.stdout).toBe((await parley(['debate', '--help'])).stdout);
+  });
+
+  it('`parley frobnicate` says it is an unknown command and lists the commands, instead of passing it to serve', async () => {
+    for (const args of [['frobnicate'], ['help', 'frobnicate']]) {
+      const ran = await parley(args);
+      expect(ran.code).toBe(1);
+      expect(ran.stderr).toBe("parley: unknown command 'frobnicate'. Commands: serve, tools, dialogic, debate, report, sweep, doctor, help (parley --help says what each does)\n");
+      expect(ran.stdout).toBe('');
+    }
+  });
+});
+
 describe('protocol runs from the shell', () => {
   it('a debate whose agents\' server is down exits 1 before it starts, naming each agent, the reason and the fix', async () => {
     const port = await closedPort();
