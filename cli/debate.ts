@@ -4,7 +4,7 @@ import { analyzeDebate, exportGraph, measuresToCsv, parseDebateConfig, runDebate
 import { resolveAgents } from '../protocols/debate/agents.js';
 import type { DebateConfigInput } from '../schemas/debate.js';
 import { runWatched, type CallLabeler, type ModelRole } from './model-calls.js';
-import { reportFailure, runInterruptible } from './shared.js';
+import { freshRunHint, reportFailure, runInterruptible } from './shared.js';
 import { finiteNumber, positiveInteger } from './option-parsers.js';
 import { printOut } from './terminal.js';
 
@@ -106,7 +106,7 @@ async function runCommand(question: string | undefined, options: RunOptions, sig
   const config = await buildConfig(question, options);
   const { roles, labelOf } = debateRoles(config);
   const transcript = await runWatched(roles, labelOf, (watch) =>
-    runDebateToFile(config, { outPath: options.out, ...(options.dir !== undefined && { dir: options.dir }), signal, ...watch }),
+    runDebateToFile(config, { outPath: options.out, ...(options.dir !== undefined && { dir: options.dir }), freshRun: freshRunHint(options.dir), signal, ...watch }),
   );
   const replayed = transcript.rounds.flatMap((round) => round.turns).filter((turn) => turn.replayed).length;
   printOut(

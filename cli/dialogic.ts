@@ -5,7 +5,7 @@ import { analyzeDialogic, exportDictionaryTerms, runDialogicToFile } from '../pr
 import { PersonaAssignment, SeedLevel } from '../schemas/dialogic.js';
 import { runFolderFor } from '../protocols/run-folder.js';
 import { runWatched } from './model-calls.js';
-import { reportFailure, runInterruptible } from './shared.js';
+import { freshRunHint, reportFailure, runInterruptible } from './shared.js';
 import { finiteNumber, positiveInteger } from './option-parsers.js';
 import { printOut } from './terminal.js';
 
@@ -90,7 +90,7 @@ async function runCommand(options: RunOptions, signal: AbortSignal): Promise<voi
         anonymise: options.anonymise,
         maxCycles: options.maxCycles,
       },
-      { outPath: options.out, ...(options.dir !== undefined && { dir: options.dir }), signal, ...watch },
+      { outPath: options.out, ...(options.dir !== undefined && { dir: options.dir }), freshRun: freshRunHint(options.dir), signal, ...watch },
     ),
   );
   const { run } = output;

@@ -6,6 +6,7 @@
 import { KEY_ENDPOINTS_ENV, isConfiguredEndpoint } from '../wrapper/key-scope.js';
 import { parseModelSpec } from '../wrapper/parse-spec.js';
 import { presetFor } from '../wrapper/presets.js';
+import { unreachableFix, type EndpointProbe } from '../wrapper/endpoint-probe.js';
 
 export type Status = 'ok' | 'warn' | 'fail';
 
@@ -33,11 +34,6 @@ export interface CommandProbe {
   error?: string;
 }
 
-export interface EndpointProbe {
-  /** The HTTP status of any answer (401 and 404 count: something is listening). */
-  status?: number;
-  error?: string;
-}
 
 export interface StateProbe {
   dir: string;
@@ -59,7 +55,6 @@ export interface PluginProbe {
 }
 
 export const MIN_NODE_MAJOR = 20;
-export const ENDPOINT_TIMEOUT_MS = 3_000;
 const CODEX_INSTALL = 'npm install -g @openai/codex';
 const CLAUDE_INSTALL = 'npm install -g @anthropic-ai/claude-code';
 
@@ -206,19 +201,11 @@ function dedupe(endpoints: ConfiguredEndpoint[]): ConfiguredEndpoint[] {
   return [...seen.values()];
 }
 
-const START_HINTS: Record<string, string> = {
-  ollama: 'start Ollama (`ollama serve`)',
-  vllm: 'start vLLM (`vllm serve <model>`)',
-  lmstudio: "start LM Studio's local server",
-};
-
 export function endpointFinding(endpoint: ConfiguredEndpoint, probe: EndpointProbe): Finding {
   const label = `${endpoint.url} (${endpoint.source})`;
   if (probe.status !== undefined) return { check: 'endpoint', status: 'ok', message: `${label} reachable (HTTP ${probe.status})` };
   const where = endpoint.source === KEY_ENDPOINTS_ENV ? KEY_ENDPOINTS_ENV : `the spec ${endpoint.source}`;
-  const start = (endpoint.provider && START_HINTS[endpoint.provider]) ?? `start the server at ${endpoint.url}`;
-  const hosted = /^https:/.test(endpoint.url) && !/^https:\/\/(127\.|localhost)/.test(endpoint.url);
-  const fix = hosted ? `check this machine's network connection (and proxy) to ${new URL(endpoint.url).host}, or correct ${where}` : `${start}, or correct ${where}`;
+  const fix = unreachableFix(endpoint.url, endpoint.provider, where);
   return { check: 'endpoint', status: 'fail', message: `${label} unreachable: ${probe.error ?? 'no answer'}`, fix };
 }
 

@@ -1,8 +1,8 @@
 /**
  * What `parley doctor` looks at: binaries (resolved as parley resolves them, run with --version),
- * logins (`codex login status`, `claude auth status`, both offline), endpoints (one GET, no key, a
- * short timeout), the state folder (a probe file) and Claude Code's plugin registry. Every probe
- * returns what it saw; doctor-checks.ts judges it.
+ * logins (`codex login status`, `claude auth status`, both offline), the state folder (a probe file)
+ * and Claude Code's plugin registry; endpoints through wrapper/endpoint-probe.ts. Every probe returns
+ * what it saw; doctor-checks.ts judges it.
  */
 import { accessSync, constants, statSync } from 'node:fs';
 import { readFile, rm, writeFile } from 'node:fs/promises';
@@ -13,7 +13,7 @@ import { resolveClaudeBinary } from '../wrapper/claude-path.js';
 import { passthroughEnv } from '../wrapper/cli-env.js';
 import { codexEnvironment } from '../wrapper/codex/child-env.js';
 import { resolveCodexPath, spawnTarget } from '../wrapper/codex/resolve-path.js';
-import type { BinaryProbe, CommandProbe, EndpointProbe, PluginProbe, StateProbe } from './doctor-checks.js';
+import type { BinaryProbe, CommandProbe, PluginProbe, StateProbe } from './doctor-checks.js';
 
 const BINARY_TIMEOUT_MS = 15_000;
 /** What the claude backend passes to claude (wrapper/claude-cli.ts). */
@@ -64,26 +64,6 @@ function resolved(resolve: () => string): { path?: string; notFound?: string } {
   } catch (error) {
     return { notFound: error instanceof Error ? error.message : String(error) };
   }
-}
-
-/** One GET of <base>/models with no credentials: any HTTP answer means something is listening. */
-export async function probeEndpoint(url: string, timeoutMs: number): Promise<EndpointProbe> {
-  try {
-    const response = await fetch(`${url.replace(/\/+$/, '')}/models`, { method: 'GET', redirect: 'manual', signal: AbortSignal.timeout(timeoutMs) });
-    await response.body?.cancel();
-    return { status: response.status };
-  } catch (error) {
-    return { error: networkError(error, timeoutMs) };
-  }
-}
-
-function networkError(error: unknown, timeoutMs: number): string {
-  const err = error as { name?: string; cause?: { code?: string; message?: string } };
-  if (err.name === 'TimeoutError' || err.name === 'AbortError') return `no answer within ${timeoutMs / 1000} s`;
-  const code = err.cause?.code;
-  if (code === 'ECONNREFUSED') return 'connection refused';
-  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return 'host name not found';
-  return code ?? err.cause?.message ?? (error instanceof Error ? error.message : String(error));
 }
 
 /** Writes and removes a probe file in the folder; a folder not yet made is judged by its nearest existing parent. */

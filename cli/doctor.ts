@@ -4,7 +4,6 @@ import { printOut } from './terminal.js';
 import { stateHome } from '../state/paths.js';
 import { PARLEY_VERSION } from '../mcp-server/version.js';
 import {
-  ENDPOINT_TIMEOUT_MS,
   claudeFinding,
   claudeLoginFinding,
   codexFinding,
@@ -18,7 +17,8 @@ import {
   summary,
   type Finding,
 } from './doctor-checks.js';
-import { probeClaude, probeCodex, probeEndpoint, probePlugin, probeStateDir } from './doctor-probes.js';
+import { probeClaude, probeCodex, probePlugin, probeStateDir } from './doctor-probes.js';
+import { ENDPOINT_TIMEOUT_MS, probeEndpoint } from '../wrapper/endpoint-probe.js';
 
 interface DoctorOptions {
   json?: boolean;

@@ -30,12 +30,28 @@ program
   });
 
 // Protocol commands load their code only when asked for, so `serve` starts fast.
-const subcommand = process.argv[2];
-if (subcommand === 'dialogic') (await import('./dialogic.js')).registerDialogicCommand(program);
-else if (subcommand === 'debate') (await import('./debate.js')).registerDebateCommand(program);
-else if (subcommand === 'report') (await import('./report.js')).registerReportCommand(program);
-else if (subcommand === 'sweep') (await import('./sweep.js')).registerSweepCommand(program);
-else if (subcommand === 'doctor') (await import('./doctor.js')).registerDoctorCommand(program);
-else program.addHelpText('after', '\nProtocol runs:\n  dialogic [options]   run the dialogic protocol (parley dialogic --help)\n  debate [options]     run a debate (parley debate --help)\n  report <file...>     HTML or Markdown report of a run or deliberation (parley report --help)\n  sweep <matrix>       run a parameter sweep (parley sweep --help)\n  doctor               check node, codex, claude, keys, endpoints, state folder, plugin (parley doctor --help)');
+const LAZY_COMMANDS: Record<string, { load: () => Promise<void>; usage: string; summary: string }> = {
+  dialogic: { load: async () => (await import('./dialogic.js')).registerDialogicCommand(program), usage: 'dialogic [options]', summary: 'run the dialogic protocol' },
+  debate: { load: async () => (await import('./debate.js')).registerDebateCommand(program), usage: 'debate [options]', summary: 'run a debate' },
+  report: { load: async () => (await import('./report.js')).registerReportCommand(program), usage: 'report <file...>', summary: 'HTML or Markdown report of a run or deliberation' },
+  sweep: { load: async () => (await import('./sweep.js')).registerSweepCommand(program), usage: 'sweep <matrix>', summary: 'run a parameter sweep' },
+  doctor: { load: async () => (await import('./doctor.js')).registerDoctorCommand(program), usage: 'doctor', summary: 'check node, codex, claude, keys, endpoints, state folder, plugin' },
+};
 
-await program.parseAsync(process.argv);
+// `parley help debate` asks for the debate command's help: it must be registered too.
+const named = process.argv[2] === 'help' ? process.argv[3] : process.argv[2];
+const lazy = named === undefined ? undefined : LAZY_COMMANDS[named];
+if (lazy) await lazy.load();
+else {
+  const lines = Object.entries(LAZY_COMMANDS).map(([name, command]) => `  ${command.usage.padEnd(20)} ${command.summary} (parley ${name} --help)`);
+  program.addHelpText('after', `\nProtocol runs:\n${lines.join('\n')}`);
+}
+
+// `serve` is the default command: without this, an unknown word would reach it as "too many arguments for 'serve'".
+const known = new Set([...program.commands.map((command) => command.name()), ...Object.keys(LAZY_COMMANDS), 'help']);
+if (named !== undefined && !named.startsWith('-') && !known.has(named)) {
+  process.stderr.write(`parley: unknown command '${named}'. Commands: ${[...known].join(', ')} (parley --help says what each does)\n`);
+  process.exitCode = 1;
+} else {
+  await program.parseAsync(process.argv);
+}

@@ -1,18 +1,14 @@
 import { BackendError, type Backend, type Conversation } from '../wrapper/backend.js';
 import { createBackend } from '../wrapper/model-spec.js';
-import { whyNotReady } from '../wrapper/readiness.js';
+import { assertModelsReady, type ModelRole } from '../wrapper/readiness.js';
 import type { RunProgress } from '../protocols/run-protocol.js';
 import type { LiveLine } from './live-line.js';
 import { progressDisplay } from './shared.js';
 
+export type { ModelRole } from '../wrapper/readiness.js';
+
 /** Who a call is for, from its spec and conversation: "agent 2 (codex:gpt-5)". */
 export type CallLabeler = (spec: string, conversation: Conversation) => string;
-
-/** One role a run gives a model: what the user is told when that model cannot be used. */
-export interface ModelRole {
-  label: string;
-  spec: string;
-}
 
 /**
  * The run's backends (one per spec), each call reported to the live line as it starts and ends, so
@@ -43,19 +39,6 @@ export function watchedBackends(live: LiveLine, labelOf: CallLabeler, make: (spe
     backends.set(spec, watched);
     return watched;
   };
-}
-
-/**
- * Checks every model of a run (or of a sweep: `what` is what did not start) before it starts (keys,
- * binaries, codex and claude logins) and throws one error naming each role that cannot run and why;
- * each distinct spec is checked once.
- */
-export async function assertModelsReady(roles: readonly ModelRole[], env: NodeJS.ProcessEnv = process.env, what = 'the run'): Promise<void> {
-  const specs = [...new Set(roles.map((role) => role.spec))];
-  const reasons = new Map(await Promise.all(specs.map(async (spec) => [spec, await whyNotReady(spec, env)] as const)));
-  const problems = roles.filter((role) => reasons.get(role.spec) !== undefined).map((role) => `  ${role.label}: ${reasons.get(role.spec)}`);
-  if (problems.length === 0) return;
-  throw new Error(`${problems.length === 1 ? 'a model' : `${problems.length} models`} cannot be used, so ${what} did not start:\n${problems.join('\n')}`);
 }
 
 /** What a watched run gives its protocol: backends that report each call, and the progress sink. */

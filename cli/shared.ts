@@ -16,6 +16,11 @@ export async function reportFailure(command: string, work: () => Promise<void>):
   }
 }
 
+/** How a protocol command starts a fresh run when its run folder holds another configuration. */
+export function freshRunHint(dir: string | undefined): string {
+  return `give another --out${dir === undefined ? '' : ' and --dir'}, or remove that folder first`;
+}
+
 const STOP_SIGNALS = { SIGHUP: 1, SIGINT: 2, SIGTERM: 15 } as const;
 /** A run that has not stopped this long after the first signal is ended at once. */
 const FORCE_EXIT_MS = 10_000;

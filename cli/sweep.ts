@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { Command, Option } from 'commander';
 import { parse as parseYaml } from 'yaml';
 import {
+  assertPlanConfigs,
   createSweepProgress,
   expandSweep,
   loadSweepMatrix,
@@ -19,7 +20,7 @@ import {
 import { DebateConfig } from '../schemas/debate.js';
 import { DialogicConfig } from '../schemas/dialogic.js';
 import { PriceTable, type SweepRunPlan } from '../schemas/sweep.js';
-import { assertModelsReady, type ModelRole } from './model-calls.js';
+import { assertModelsReady, type ModelRole } from '../wrapper/readiness.js';
 import { reportFailure, runInterruptible } from './shared.js';
 import { asOptionParser, positiveInteger } from './option-parsers.js';
 import { printOut } from './terminal.js';
@@ -96,9 +97,11 @@ async function runCommand(matrixPath: string | undefined, options: RunOptions, s
   if (!options.out) throw new Error('give the sweep folder: --out dir/');
   const matrix = await loadSweepMatrix(matrixPath);
   const prices = options.prices ? PriceTable.parse(parseYaml(await readFile(options.prices, 'utf8'))) : undefined;
-  // Before the folder is made: a model that can only fail would fail every run it is in.
+  // Before the folder is made: a configuration or a model that can only fail would fail every run it is in.
   const plans = expandSweep(matrix);
-  await assertModelsReady(sweepModelRoles(options.shard ? selectShard(plans, options.shard) : plans), process.env, 'the sweep');
+  const mine = options.shard ? selectShard(plans, options.shard) : plans;
+  assertPlanConfigs(mine);
+  await assertModelsReady(sweepModelRoles(mine), { what: 'the sweep' });
   const progress = createSweepProgress(process.stderr, options.progress === 'auto' ? process.stderr.isTTY === true : options.progress === 'tty');
   const report = await runSweep(matrix, {
     outDir: options.out,

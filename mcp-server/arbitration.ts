@@ -1,6 +1,7 @@
 import { arbitrationPrecheck, arbitrationRefs, buildArbitrationPrompt, parseArbitrationReply } from '../protocols/argumentation/index.js';
 import type { ServerDeps } from './deps.js';
 import { serverRefusal, throwIfRefused, type MoveOutcome } from './deliberations.js';
+import { refuseUnreadyModels } from './model-checks.js';
 
 export interface ArbitrationOutcome {
   moved: MoveOutcome;
@@ -10,10 +11,17 @@ export interface ArbitrationOutcome {
 
 export const arbitrationJobId = (deliberationId: string): string => `arbitrate-${deliberationId}`;
 
-/** Asks the engine whether arbitration may be recorded now, before any model call is spent on it. */
-export async function checkArbitration(deps: ServerDeps, deliberationId: string): Promise<void> {
+/** The reviewer's model: the backend asked for, else a fresh Codex session. */
+const reviewerSpec = (deps: ServerDeps, backendSpec: string | undefined): string => backendSpec ?? `codex${deps.env.PARLEY_CODEX_MODEL ? `:${deps.env.PARLEY_CODEX_MODEL}` : ''}`;
+
+/**
+ * Asks the engine whether arbitration may be recorded now, then, given the reviewer's backend (the
+ * tool, before it starts the job), whether that model can be called: before any call is spent on it.
+ */
+export async function checkArbitration(deps: ServerDeps, deliberationId: string, reviewer?: { backend: string | undefined }): Promise<void> {
   const { state } = await deps.deliberations.get(deliberationId);
   throwIfRefused(arbitrationPrecheck(state));
+  if (reviewer) await refuseUnreadyModels(deps.checkModels, [{ label: 'the reviewer', spec: reviewerSpec(deps, reviewer.backend) }], 'the arbitration', state);
 }
 
 /** A fresh reviewer (a new session, no attribution) flags bucket items; flags, notes and remarks are recorded. */
@@ -23,7 +31,7 @@ export async function arbitrate(deps: ServerDeps, deliberationId: string, backen
   const refs = arbitrationRefs(state);
   const prompt = buildArbitrationPrompt(state);
   const audit = deps.deliberations.store.auditLog(deliberationId);
-  const reviewer = backendSpec ?? `codex${deps.env.PARLEY_CODEX_MODEL ? `:${deps.env.PARLEY_CODEX_MODEL}` : ''}`;
+  const reviewer = reviewerSpec(deps, backendSpec);
   await audit.append({ type: 'arbitration-request', backend: backendSpec ?? 'codex (fresh session)', prompt });
   const reply = await deps.backendFor(reviewer).send({ history: [] }, prompt, { timeoutMs: Number(deps.env.PARLEY_CONSULT_TIMEOUT_MS) || 600_000, signal });
   const read = parseArbitrationReply(reply.text, refs);

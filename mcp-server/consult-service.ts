@@ -12,6 +12,7 @@ import { checkCodexCall } from '../wrapper/codex/hidden-paths.js';
 import { serverRefusal, throwIfRefused, type Deliberations, type MoveOutcome } from './deliberations.js';
 import type { JobManager } from './jobs.js';
 import { keptInput } from './audit-input.js';
+import { CONSULTEE, refuseUnreadyModels, type ModelChecker } from './model-checks.js';
 
 export interface ConsultSettings {
   cwd?: string;
@@ -68,7 +69,7 @@ export class ConsultService {
    * `hidden`: folders Codex's commands may not read (parley's state: other deliberations' questions,
    * material and audit logs); the wrapper adds Codex's own home.
    */
-  constructor(private readonly deps: { deliberations: Deliberations; jobs: JobManager; env: NodeJS.ProcessEnv; hidden: string[]; runCodex?: RunCodex }) {}
+  constructor(private readonly deps: { deliberations: Deliberations; jobs: JobManager; env: NodeJS.ProcessEnv; hidden: string[]; runCodex?: RunCodex; checkModels: ModelChecker }) {}
 
   jobId(deliberationId: string): string {
     return `consult-${deliberationId}`;
@@ -84,6 +85,8 @@ export class ConsultService {
     if (this.running(deliberationId)) return id;
     const { state } = await this.deps.deliberations.get(deliberationId);
     throwIfRefused(consultPrecheck(state));
+    // A codex that can only fail (not logged in, not installed) is named now, not after a wait.
+    await refuseUnreadyModels(this.deps.checkModels, [CONSULTEE], 'the consult', state);
     const given = Object.fromEntries(Object.entries(settings).filter(([, v]) => v !== undefined));
     const merged = { ...this.settings.get(deliberationId), ...given };
     // Checked before it is kept: a refused setting must not stick to the next consult.

@@ -5,6 +5,8 @@ import { RunManager, type ProtocolEntry } from './runs.js';
 import { Deliberations } from './deliberations.js';
 import { ConsultService } from './consult-service.js';
 import type { CodexCallOptions, CodexCallResult } from '../wrapper/codex/index.js';
+import type { ReadinessCheck } from '../wrapper/readiness.js';
+import { modelChecker, type ModelChecker } from './model-checks.js';
 
 /** Everything a tool needs from the outside world, made once per server. */
 export interface ServerDeps {
@@ -16,6 +18,8 @@ export interface ServerDeps {
   deliberations: Deliberations;
   consults: ConsultService;
   backendFor(spec: string): Backend;
+  /** Checks the models a consult, an arbitration or a run will call before it starts (model-checks.ts). */
+  checkModels: ModelChecker;
 }
 
 export interface DepsOptions {
@@ -27,6 +31,8 @@ export interface DepsOptions {
   backendFor?: (spec: string) => Backend;
   runCodex?: (options: CodexCallOptions) => Promise<CodexCallResult>;
   protocols?: Record<string, ProtocolEntry>;
+  /** Whether one model spec can be called (default: wrapper/readiness.ts's whyNotReady, as the CLI checks). */
+  modelCheck?: ReadinessCheck;
 }
 
 export function createDeps(options: DepsOptions = {}): ServerDeps {
@@ -39,8 +45,9 @@ export function createDeps(options: DepsOptions = {}): ServerDeps {
     ((spec: string): Backend => {
       throw new Error(`no backend factory configured for ${spec}`);
     });
-  const runs = new RunManager({ home, jobs, protocols: options.protocols ?? {}, backendFor, clock });
+  const checkModels = modelChecker(env, options.modelCheck);
+  const runs = new RunManager({ home, jobs, protocols: options.protocols ?? {}, backendFor, clock, checkModels });
   const deliberations = new Deliberations({ env, home, dir: options.deliberationsDir, clock });
-  const consults = new ConsultService({ deliberations, jobs, env, hidden: [home, deliberations.store.dir], runCodex: options.runCodex });
-  return { home, env, clock, jobs, runs, deliberations, consults, backendFor };
+  const consults = new ConsultService({ deliberations, jobs, env, hidden: [home, deliberations.store.dir], runCodex: options.runCodex, checkModels });
+  return { home, env, clock, jobs, runs, deliberations, consults, backendFor, checkModels };
 }

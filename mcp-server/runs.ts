@@ -7,6 +7,8 @@ import { keepPrivate, makePrivateDir } from '../state/private-files.js';
 import { readJsonFile } from '../state/json-text.js';
 import { assertSafeId, runDir, runsDir } from '../state/paths.js';
 import type { JobManager } from './jobs.js';
+import { refuseUnreadyModels, type ModelChecker } from './model-checks.js';
+import { issuesText } from '../schemas/common.js';
 import { ToolRefusal } from './tool-kit.js';
 import { writeJsonFileAtomic } from '../state/atomic-write.js';
 
@@ -34,6 +36,8 @@ export interface RunManagerDeps {
   jobs: JobManager;
   protocols: Record<string, ProtocolEntry>;
   backendFor(spec: string): Backend;
+  /** Checks the models a run will call before it is started. */
+  checkModels: ModelChecker;
   clock?: () => Date;
 }
 
@@ -55,19 +59,27 @@ export class RunManager {
     if (meta && (meta.status === 'succeeded' || this.deps.jobs.get(meta.runId)?.status === 'running')) {
       throw new ToolRefusal(`run ${meta.runId} is ${this.deps.jobs.get(meta.runId)?.status ?? meta.status}; call run_status or run_result instead`);
     }
-    const parsed = protocol.configSchema.safeParse(meta ? meta.config : rawConfig);
+    // Resuming without a config resumes the run as it was started; a config given is checked against it.
+    const given = isEmptyConfig(rawConfig) && meta ? meta.config : rawConfig;
+    const parsed = protocol.configSchema.safeParse(given);
     if (!parsed.success) {
-      const issues = parsed.error.issues.map((issue) => `${issue.path.join('.') || 'config'}: ${issue.message}`).join('; ');
-      throw new ToolRefusal(`invalid ${protocolName} config: ${issues}`);
+      throw new ToolRefusal(`invalid ${protocolName} config: ${issuesText(parsed.error)}`);
     }
     const runId = requestedId ? assertSafeId(requestedId, 'runId') : newRunId(protocolName, this.clock());
+    // A model that can only fail is named now: a run that cannot call it is never started.
+    const roles = (protocol.modelSpecs?.(parsed.data) ?? []).map(({ path, spec }) => ({ label: path.join('.'), spec }));
+    await refuseUnreadyModels(this.deps.checkModels, roles, `run ${runId}`);
     const dir = runDir(this.deps.home, runId);
     await makePrivateDir(dir);
     await keepPrivate(this.deps.home, runsDir(this.deps.home), dir);
     // Loaded here, not at the top: the server's cold start stays free of protocol code.
     const { lockRunFolder, runInFolder } = await import('../protocols/run-in-folder.js');
-    // Taken before answering, so a run another process is running is refused, not failed.
-    const lock = await lockRunFolder(dir);
+    // Taken before answering, so a run another process is running, or of another configuration, is refused, not failed.
+    const claim = {
+      config: { protocol: protocol.name, config: parsed.data as Record<string, unknown> },
+      freshRun: `call run_start without runId; to resume run ${runId}, call run_start {runId} without config`,
+    };
+    const lock = await lockRunFolder(dir, claim);
     const now = this.clock().toISOString();
     meta = {
       runId,
@@ -102,6 +114,7 @@ export class RunManager {
         signal,
         onProgress: track,
         now: this.clock,
+        claim,
         lock,
       });
       if (!outcome.ok) {
@@ -191,6 +204,8 @@ export class RunManager {
 function runFiles(dir: string): RunMeta['files'] {
   return { output: join(dir, 'output.json'), audit: join(dir, 'audit.jsonl'), meta: join(dir, 'run.json') };
 }
+
+const isEmptyConfig = (config: unknown): boolean => typeof config === 'object' && config !== null && Object.keys(config).length === 0;
 
 function newRunId(protocol: string, now: Date): string {
   const stamp = now.toISOString().replace(/[-:]/g, '').replace('T', '-').slice(0, 15);

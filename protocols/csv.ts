@@ -4,10 +4,18 @@
  */
 export type CsvValue = string | number | boolean | null | undefined | readonly (string | number)[];
 
+/**
+ * A number as measures are read: at most 6 decimals, trailing zeros dropped, so float noise
+ * (0.6750000000000002) never reaches a CSV; integers as they are.
+ */
+export function csvNumber(value: number): string {
+  return Number.isInteger(value) || !Number.isFinite(value) ? String(value) : String(Number(value.toFixed(6)));
+}
+
 /** One field; null and undefined are empty (a missing value, never 0); a list is joined with `|`. */
 export function csvField(value: CsvValue): string {
   if (value === null || value === undefined) return '';
-  const text = Array.isArray(value) ? value.join('|') : String(value);
+  const text = Array.isArray(value) ? value.map((item) => (typeof item === 'number' ? csvNumber(item) : item)).join('|') : typeof value === 'number' ? csvNumber(value) : String(value);
   return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 

@@ -9,6 +9,7 @@ import { keepPrivate, makePrivateDir, openPrivateAuditLog } from '../state/priva
 import { isStoreError } from '../state/store-error.js';
 import type { Backend } from '../wrapper/backend.js';
 import { createBackend } from '../wrapper/model-spec.js';
+import { recordRunConfig, runConfigHash, type RunConfig } from './run-config.js';
 import type { RunContext, RunProgress } from './run-protocol.js';
 import { spendFromAudit, type Spend } from './sweep/spend.js';
 
@@ -26,11 +27,24 @@ const LOCK_WAIT_MS = 250;
 
 export interface RunFolderLock {
   readonly dir: string;
+  /** The hash of the configuration checked when the folder was taken. */
+  readonly configHash?: string;
   release(): Promise<void>;
 }
 
-/** Takes the run folder (creating it private); refuses with a UserFacingError while another run holds it. */
-export async function lockRunFolder(folder: string): Promise<RunFolderLock> {
+/** What the run in the folder is: recorded in a fresh folder, checked against the record in another (run-config.ts). */
+export interface RunFolderClaim {
+  config: RunConfig;
+  /** How the caller starts a fresh run instead, completing "to start a fresh run, ...". */
+  freshRun?: string;
+}
+
+/**
+ * Takes the run folder (creating it private); refuses with a UserFacingError while another run holds
+ * it, or, given the run's configuration, when the folder holds a run of another one (then nothing in
+ * the folder changed).
+ */
+export async function lockRunFolder(folder: string, claim?: RunFolderClaim): Promise<RunFolderLock> {
   const files = runFolderFiles(resolve(folder));
   await makePrivateDir(files.dir);
   await keepPrivate(files.dir);
@@ -44,9 +58,15 @@ export async function lockRunFolder(folder: string): Promise<RunFolderLock> {
       { code: 'run-folder-busy' },
     );
   });
-  // Temp files of writes a killed run cut short (output, meta): no one else writes here while the lock is held.
-  await sweepTempFiles(nodeFs, files.dir, await nodeFs.readdir(files.dir).catch(() => []), LOCK_STALE_MS);
-  return { dir: files.dir, release: () => held.release() };
+  try {
+    if (claim) await recordRunConfig(files.dir, claim.config, claim.freshRun);
+    // Temp files of writes a killed run cut short (output, meta): no one else writes here while the lock is held.
+    await sweepTempFiles(nodeFs, files.dir, await nodeFs.readdir(files.dir).catch(() => []), LOCK_STALE_MS);
+  } catch (error) {
+    await held.release();
+    throw error;
+  }
+  return { dir: files.dir, ...(claim && { configHash: runConfigHash(claim.config) }), release: () => held.release() };
 }
 
 async function holderOf(lockPath: string): Promise<string> {
@@ -76,7 +96,9 @@ export interface RunInFolderOptions<Result> {
   now?(): Date;
   /** Prices for the spend (default none: costUsd is null). */
   prices?: PriceTable;
-  /** A lock already taken with lockRunFolder (the server refuses before it answers); released at the end. */
+  /** The run's configuration: a rerun into the folder resumes only the same one (lockRunFolder). */
+  claim?: RunFolderClaim;
+  /** A lock already taken with lockRunFolder (the server refuses before it answers), with the same claim; released at the end. */
   lock?: RunFolderLock;
 }
 
@@ -90,7 +112,10 @@ export type RunInFolderOutcome<Result> = { spend: Spend; files: RunFolderFiles &
 export async function runInFolder<Result>(options: RunInFolderOptions<Result>): Promise<RunInFolderOutcome<Result>> {
   const files = { ...runFolderFiles(resolve(options.dir)), output: resolve(options.outPath) };
   if (options.lock && options.lock.dir !== files.dir) throw new Error(`runInFolder: the lock is for ${options.lock.dir}, not ${files.dir}`);
-  const lock = options.lock ?? (await lockRunFolder(files.dir));
+  if (options.lock && options.lock.configHash !== (options.claim && runConfigHash(options.claim.config))) {
+    throw new Error(`runInFolder: the lock on ${files.dir} was taken for another configuration`);
+  }
+  const lock = options.lock ?? (await lockRunFolder(files.dir, options.claim));
   try {
     const audit = await openPrivateAuditLog(files.audit);
     const save = (output: unknown) => writeJsonFileAtomic(files.output, output);

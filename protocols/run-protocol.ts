@@ -13,6 +13,8 @@ export interface RunProtocol<Config, Output> {
   readonly name: 'dialogic' | 'debate';
   readonly configSchema: z.ZodType<Config>;
   run(config: Config, ctx: RunContext): Promise<Output>;
+  /** Every model the run calls, with its config path, checked before a run starts. */
+  modelSpecs?(config: Config): { path: (string | number)[]; spec: string }[];
   /**
    * Measures recomputed from a saved output file (ours, or a foreign file the protocol tolerates).
    * `dir` is the run's folder when the output belongs to a run (extra files such as a baseline).

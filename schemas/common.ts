@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { UserFacingError } from './user-facing-error.js';
 
 /** Ids that end up in file names: letters, digits, '-' and '_', no leading dot, at most 64 chars. */
 export const SafeId = z
@@ -24,4 +25,26 @@ export function addUsage(a: Usage, b: Usage): Usage {
     outputTokens: a.outputTokens + b.outputTokens,
     reasoningTokens: a.reasoningTokens + b.reasoningTokens,
   };
+}
+
+/** Zod issues as one line a person can act on (`agents.0.model: Invalid input: expected string; rounds: ...`), never zod's JSON. */
+export function issuesText(error: z.ZodError): string {
+  return leafIssues(error.issues, []).map((issue) => `${issue.path.join('.') || '(top)'}: ${issue.message}`).join('; ');
+}
+
+/** A value that matches no alternative of a union is explained by the alternative it came closest to (the one that looked inside it). */
+function leafIssues(issues: readonly z.core.$ZodIssue[], prefix: PropertyKey[]): { path: PropertyKey[]; message: string }[] {
+  return issues.flatMap((issue) => {
+    const path = [...prefix, ...issue.path];
+    if (issue.code !== 'invalid_union' || issue.errors.length === 0) return [{ path, message: issue.message }];
+    const closest = issue.errors.find((branch) => branch.some((inner) => inner.path.length > 0)) ?? issue.errors.at(-1)!;
+    return leafIssues(closest, path);
+  });
+}
+
+/** Parses a configuration, or throws a UserFacingError (`invalid-config`) naming each problem by its path. */
+export function parseConfig<T>(schema: z.ZodType<T>, input: unknown, what: string): T {
+  const parsed = schema.safeParse(input);
+  if (!parsed.success) throw new UserFacingError(`invalid ${what}: ${issuesText(parsed.error)}`, { code: 'invalid-config' });
+  return parsed.data;
 }

@@ -7,7 +7,7 @@ export const DEBATE_TRANSCRIPT_VERSION = 1;
 export const Stance = z.enum(['rebut', 'qualify', 'support', 'concede', 'extend']);
 export type Stance = z.infer<typeof Stance>;
 
-export const DebateAgentSpec = z.object({
+const DebateAgentObject = z.object({
   /** Stable id used in step keys and the graph; defaults to `agent-<n>`. */
   id: SafeId.optional(),
   /** Backend spec, e.g. `openai:gpt-4.1` or `openai-compatible:<url>#<model>`. */
@@ -15,6 +15,9 @@ export const DebateAgentSpec = z.object({
   role: z.string().min(1).optional(),
   persona: z.string().min(1).optional(),
 });
+
+/** An agent: `{ model, role?, persona?, id? }`, or its model spec alone (`openai:gpt-4.1`), as a sweep's `agents: [[spec, spec]]` writes it. */
+export const DebateAgentSpec = z.union([z.string().min(1).transform((model) => ({ model })).pipe(DebateAgentObject), DebateAgentObject]);
 export type DebateAgentSpec = z.infer<typeof DebateAgentSpec>;
 
 export const CritConfig = z.object({

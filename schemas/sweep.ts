@@ -98,6 +98,8 @@ export const SweepManifest = z.object({
   shards: z.array(z.object({ index: z.number().int().min(1), count: z.number().int().min(1) })),
   runs: z.array(SweepRunPlan),
   prices: PriceTable,
+  /** What of the sweep file decides its runs (protocol, base, matrix or runs, repetitions): names what differs when another sweep meets the folder. */
+  definition: z.record(z.string(), z.unknown()).optional(),
 });
 export type SweepManifest = z.infer<typeof SweepManifest>;
 

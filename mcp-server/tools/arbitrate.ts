@@ -30,7 +30,7 @@ export const arbitrateTool = (deps: ServerDeps) =>
       let finished = deps.jobs.takeFinished<ArbitrationOutcome>(jobId);
       if (!finished) {
         if (deps.jobs.get(jobId)?.status !== 'running') {
-          await checkArbitration(deps, deliberationId);
+          await checkArbitration(deps, deliberationId, { backend });
           deps.jobs.start(jobId, 'arbitration', (signal) => arbitrate(deps, deliberationId, backend, signal));
         }
         await deps.jobs.wait(jobId, (waitSeconds ?? 45) * 1000, (p) => void reportProgress(extra, p.done, p.total, p.message), extra.signal);

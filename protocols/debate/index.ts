@@ -7,6 +7,7 @@ import { withCheckedModelSpecs } from '../model-specs.js';
 export const debateProtocol: RunProtocol<DebateConfig, DebateTranscript> = {
   name: 'debate',
   configSchema: withCheckedModelSpecs(DebateConfig, debateModelSpecs),
+  modelSpecs: debateModelSpecs,
   run: (config, ctx) => runDebate(config, ctx),
   analyze: (output) => analyzeDebate(output),
 };

@@ -1,6 +1,6 @@
 import { getMaxListeners, setMaxListeners } from 'node:events';
 import pLimit, { type LimitFunction } from 'p-limit';
-import { addUsage, zeroUsage, type Usage } from '../../schemas/common.js';
+import { addUsage, parseConfig, zeroUsage, type Usage } from '../../schemas/common.js';
 import {
   DEBATE_TRANSCRIPT_VERSION,
   DebateConfig,
@@ -27,7 +27,6 @@ export interface DebateRunHooks {
   onRound?(transcript: DebateTranscript): Promise<void> | void;
 }
 
-/** Parses the config and refuses an unstable PID configuration before any model is called. */
 /** Every model spec a debate config names, with its path: agents and judges. */
 export function debateModelSpecs(config: DebateConfig): { path: (string | number)[]; spec: string }[] {
   return [
@@ -37,8 +36,9 @@ export function debateModelSpecs(config: DebateConfig): { path: (string | number
   ];
 }
 
+/** Parses the config and refuses an unstable PID configuration before any model is called. */
 export function parseDebateConfig(input: DebateConfigInput | DebateConfig): DebateConfig {
-  const config = DebateConfig.parse(input);
+  const config = parseConfig(DebateConfig, input, 'debate config');
   assertModelSpecs(debateModelSpecs(config));
   if (config.pid) {
     const check = pidStabilityCheck(config.pid, config.stop.maxRounds);

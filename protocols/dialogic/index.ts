@@ -13,6 +13,7 @@ import { withCheckedModelSpecs } from '../model-specs.js';
 export const dialogicProtocol: RunProtocol<DialogicConfig, DialogicRun> = {
   name: 'dialogic',
   configSchema: withCheckedModelSpecs(DialogicConfig, dialogicModelSpecs),
+  modelSpecs: dialogicModelSpecs,
   run: async (config, ctx) => (await runDialogic(config, ctx)).run,
   analyze: async (output, context) => {
     const baseline = context?.dir ? await readFile(join(context.dir, 'baseline.json'), 'utf8').then(JSON.parse, () => undefined) : undefined;
@@ -20,7 +21,7 @@ export const dialogicProtocol: RunProtocol<DialogicConfig, DialogicRun> = {
   },
 };
 
-export { runDialogic, type DialogicRunOutput } from './run.js';
+export { runDialogic, parseDialogicConfig, type DialogicRunOutput } from './run.js';
 export { analyzeDialogic, measureDialogic, renderMeasures, type DialogicMeasures } from './analyze.js';
 export { runDialogicToFile, type RunToFileOptions } from './run-to-file.js';
 export { exportDictionaryTerms, DictionaryTerm } from './export.js';

@@ -4,7 +4,7 @@ import { runInFolder, type RunInFolderOptions } from '../run-in-folder.js';
 import type { Backend } from '../../wrapper/backend.js';
 import type { RunProgress } from '../run-protocol.js';
 import type { DialogicConfig, DialogicConfigInput } from '../../schemas/dialogic.js';
-import { runDialogic, type DialogicRunOutput } from './run.js';
+import { parseDialogicConfig, runDialogic, type DialogicRunOutput } from './run.js';
 
 export interface RunToFileOptions {
   /** Where the seed-format run JSON goes. */
@@ -15,20 +15,24 @@ export interface RunToFileOptions {
   signal?: AbortSignal;
   onProgress?: (update: RunProgress) => void;
   now?: () => Date;
+  /** How to start a fresh run instead, when the run folder holds a run with another configuration. */
+  freshRun?: string;
 }
 
 /** A dialogic run as runInFolder takes it: the output file is the seed-format run JSON. */
 export function dialogicInFolder(
   config: DialogicConfigInput | DialogicConfig,
-  paths: { outPath: string; dir?: string },
-): Pick<RunInFolderOptions<DialogicRunOutput>, 'dir' | 'outPath' | 'runId' | 'run' | 'output'> {
+  paths: { outPath: string; dir?: string; freshRun?: string },
+): Pick<RunInFolderOptions<DialogicRunOutput>, 'dir' | 'outPath' | 'runId' | 'run' | 'output' | 'claim'> {
+  const parsed = parseDialogicConfig(config);
   const dir = resolve(paths.dir ?? runFolderFor(paths.outPath));
   return {
     dir,
     outPath: paths.outPath,
     runId: basename(dir).replace(/[^A-Za-z0-9_-]/g, '-'),
-    run: (ctx) => runDialogic(config, ctx),
+    run: (ctx) => runDialogic(parsed, ctx),
     output: (output) => output.run,
+    claim: { config: { protocol: 'dialogic', config: parsed }, ...(paths.freshRun !== undefined && { freshRun: paths.freshRun }) },
   };
 }
 
@@ -37,8 +41,8 @@ export function dialogicInFolder(
  * with the same paths after a crash resumes the run from the log.
  */
 export async function runDialogicToFile(config: DialogicConfigInput | DialogicConfig, options: RunToFileOptions): Promise<DialogicRunOutput> {
-  const { outPath, dir, ...rest } = options;
-  const outcome = await runInFolder({ ...dialogicInFolder(config, { outPath, ...(dir !== undefined && { dir }) }), ...rest });
+  const { outPath, dir, freshRun, ...rest } = options;
+  const outcome = await runInFolder({ ...dialogicInFolder(config, { outPath, ...(dir !== undefined && { dir }), ...(freshRun !== undefined && { freshRun }) }), ...rest });
   if (!outcome.ok) throw outcome.error;
   return outcome.result;
 }

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import type { RunContext } from '../run-protocol.js';
-import type { Usage } from '../../schemas/common.js';
+import { parseConfig, type Usage } from '../../schemas/common.js';
 import {
   DialogicConfig,
   type CycleMetadata,
@@ -49,9 +49,15 @@ export function dialogicModelSpecs(config: DialogicConfig): { path: string[]; sp
   ];
 }
 
-export async function runDialogic(input: DialogicConfigInput | DialogicConfig, ctx: RunContext): Promise<DialogicRunOutput> {
-  const config = DialogicConfig.parse(input);
+/** Parses the config, naming each problem (a model spec that names no backend included), before any model is called. */
+export function parseDialogicConfig(input: DialogicConfigInput | DialogicConfig): DialogicConfig {
+  const config = parseConfig(DialogicConfig, input, 'dialogic config');
   assertModelSpecs(dialogicModelSpecs(config));
+  return config;
+}
+
+export async function runDialogic(input: DialogicConfigInput | DialogicConfig, ctx: RunContext): Promise<DialogicRunOutput> {
+  const config = parseDialogicConfig(input);
   const startedAt = await startOrResume(config, ctx);
   const date = startedAt.slice(0, 10);
   const personas = PERSONAS[config.personas];
@@ -221,16 +227,16 @@ export async function runDialogic(input: DialogicConfigInput | DialogicConfig, c
   };
 }
 
-/** Logs the start, or checks that a resumed run has the same configuration; returns the start time. */
+/**
+ * Logs the start or the resumption; returns the start time. That a resumed run has the same
+ * configuration is the run folder's to check (run-config.ts), before this runs.
+ */
 async function startOrResume(config: DialogicConfig, ctx: RunContext): Promise<string> {
   const records = await ctx.audit.readAll();
   const started = records.find((record) => record.type === 'run_started');
   if (!started) {
     const record = await ctx.audit.append({ type: 'run_started', protocol: 'dialogic', config, at: ctx.now().toISOString() });
     return record.at;
-  }
-  if (JSON.stringify(started.config) !== JSON.stringify(config)) {
-    throw new Error(`run ${ctx.runId} was started with a different configuration; start a new run instead of resuming this one`);
   }
   await ctx.audit.append({ type: 'run_resumed', at: ctx.now().toISOString() });
   return started.at;

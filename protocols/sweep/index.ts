@@ -1,6 +1,6 @@
 export { loadSweepMatrix, parseSweepMatrix, expandSweep, parseShard, selectShard, sweepHashOf, canonicalJson, type Shard } from './matrix.js';
 export { runSweep, readManifest, writeTotals, MANIFEST_FILE, TOTALS_FILE, type SweepOptions, type SweepReport, type SweepEvent } from './sweep.js';
-export { runOne, runFiles, readRunResult, type RunOneOptions } from './run-one.js';
+export { runOne, runFiles, readRunResult, assertPlanConfigs, type RunOneOptions } from './run-one.js';
 export { SweepBackends, seedForRun, DEFAULT_CALLS_PER_BACKEND, type SweepBackendOptions } from './backends.js';
 export { DEFAULT_PRICES, mergePrices, priceFor, costOf, modelOfSpec } from './pricing.js';
 export { spendFromAudit, addSpends, type Spend } from './spend.js';

@@ -1,6 +1,6 @@
-import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { parse as parseYaml } from 'yaml';
+import { canonicalJson, isPlainObject, sha256Hex } from '../canonical-json.js';
 import { FORBIDDEN_KEYS, LabelledValue, SweepMatrix, type SweepMatrixInput, type SweepRunPlan } from '../../schemas/sweep.js';
 
 /** Reads a sweep file (YAML or JSON, which is YAML too) and validates it. */
@@ -121,20 +121,9 @@ export function setPath(target: Record<string, unknown>, path: string, value: un
   else node[last] = structuredClone(value);
 }
 
-/** JSON with object keys sorted, so equal configurations hash equally on every machine. */
-export function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  if (isPlainObject(value)) {
-    const entries = Object.keys(value)
-      .sort()
-      .filter((key) => value[key] !== undefined)
-      .map((key) => `${JSON.stringify(key)}:${canonicalJson(value[key])}`);
-    return `{${entries.join(',')}}`;
-  }
-  return JSON.stringify(value);
-}
+export { canonicalJson };
 
-const sha = (text: string) => createHash('sha256').update(text).digest('hex');
+const sha = sha256Hex;
 const shortHash = (value: unknown) => sha(canonicalJson(value)).slice(0, 8);
 const runKey = (protocol: string, config: Record<string, unknown>) => sha(canonicalJson({ protocol, config })).slice(0, 10);
 
@@ -179,8 +168,4 @@ export function parseShard(text: string): Shard {
 /** Round robin over the expanded order: balanced, and the same on every machine. */
 export function selectShard(plans: readonly SweepRunPlan[], shard: Shard): SweepRunPlan[] {
   return plans.filter((plan) => plan.index % shard.count === shard.index - 1);
-}
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

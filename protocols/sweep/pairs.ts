@@ -1,8 +1,8 @@
 import { identityBias, type DebateAnalysis } from '../debate/analyze.js';
 import type { SweepRunPlan } from '../../schemas/sweep.js';
-import { canonicalJson } from './matrix.js';
+import { canonicalJson } from '../canonical-json.js';
 import { describeDifferences, differencesOf, type PairedStats } from './statistics.js';
-import type { RunRow } from './summarize.js';
+import type { RunRow } from './run-rows.js';
 
 /** `--compare pairing=p1,p2`: B - A per measure over runs that differ only in `parameter`. */
 export interface ComparisonSpec {
@@ -64,7 +64,9 @@ function matchPairs(runs: readonly RunRow[], parameter: string, a: string, b: st
   return { pairs, unpaired };
 }
 
+/** Pairs by cell of the other grouping parameters; none when there are none (the overall figure is that one cell). */
 function groupPairs<P extends { a: RunRow }>(pairs: readonly P[], cellParams: readonly string[]): { group: Record<string, string>; members: P[] }[] {
+  if (cellParams.length === 0) return [];
   const cells = new Map<string, { group: Record<string, string>; members: P[] }>();
   for (const pair of pairs) {
     const group = Object.fromEntries(cellParams.map((name) => [name, pair.a.params[name] ?? '']));

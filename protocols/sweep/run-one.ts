@@ -1,7 +1,11 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { debateInFolder } from '../debate/run-to-file.js';
+import { parseDebateConfig } from '../debate/run.js';
 import { dialogicInFolder } from '../dialogic/run-to-file.js';
+import { parseDialogicConfig } from '../dialogic/run.js';
+import { canonicalJson } from '../canonical-json.js';
+import { UserFacingError } from '../../schemas/user-facing-error.js';
 import { runInFolder, type RunInFolderOptions } from '../run-in-folder.js';
 import type { RunProgress } from '../run-protocol.js';
 import type { DebateConfigInput } from '../../schemas/debate.js';
@@ -28,6 +32,33 @@ export async function readRunResult(sweepDir: string, id: string): Promise<Sweep
   }
 }
 
+const MAX_LISTED = 5;
+
+/**
+ * Parses every run's configuration as its run will, before anything is made: one UserFacingError
+ * naming each combination whose configuration no run can start with (repetitions share theirs).
+ */
+export function assertPlanConfigs(plans: readonly SweepRunPlan[]): void {
+  const problems: string[] = [];
+  const seen = new Set<string>();
+  for (const plan of plans) {
+    const key = canonicalJson(plan.config);
+    if (seen.has(key)) continue;
+    seen.add(key);
+    try {
+      if (plan.protocol === 'dialogic') parseDialogicConfig(plan.config as DialogicConfigInput);
+      else parseDebateConfig(plan.config as DebateConfigInput);
+    } catch (error) {
+      const params = Object.entries(plan.params).map(([name, label]) => `${name}=${label}`).join(', ');
+      problems.push(`${params ? `the runs with ${params}` : 'every run'}: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+  if (problems.length === 0) return;
+  const listed = problems.length > MAX_LISTED ? [...problems.slice(0, MAX_LISTED), `and ${problems.length - MAX_LISTED} more`] : problems;
+  throw new UserFacingError(`the sweep file gives configurations no run can start with, so nothing was run or written; correct them:\n${listed.map((line) => `  ${line}`).join('\n')}`, {
+    code: 'invalid-config',
+  });
+}
 
 export interface RunOneOptions {
   sweepDir: string;

@@ -8,25 +8,12 @@ import { readRunResult, runFiles } from './run-one.js';
 import { readManifest } from './sweep.js';
 import { writeJsonFileAtomic } from '../../state/atomic-write.js';
 import { compareLevels, identityBiasOf, type ComparisonSpec, type IdentityBiasSummary, type SweepComparison } from './pairs.js';
-import { BOOTSTRAP_RESAMPLES, EXACT_SIGN_FLIP_MAX_PAIRS, SIGN_FLIP_SAMPLES, describe, type MeasureStats } from './statistics.js';
+import { BOOTSTRAP_RESAMPLES, EXACT_SIGN_FLIP_MAX_PAIRS, SIGN_FLIP_SAMPLES, describe } from './statistics.js';
+import type { RunRow, SummaryRow } from './run-rows.js';
 import { visibleControls } from '../../schemas/visible-controls.js';
 import { comparisonsCsv, runsCsv, summaryCsv, summaryMarkdown } from './tables.js';
 
-/** One finished run's scalar measures. */
-export interface RunRow {
-  id: string;
-  params: Record<string, string>;
-  repetition: number;
-  measures: Record<string, number | null>;
-}
-
-/** One group of runs (a combination of the grouping parameters): how many, each measure's mean, and its spread. */
-export interface SummaryRow {
-  group: Record<string, string>;
-  runs: number;
-  means: Record<string, number | null>;
-  stats: Record<string, MeasureStats>;
-}
+export type { RunRow, SummaryRow } from './run-rows.js';
 
 /** How the intervals and p-values were computed (written into summary.json). */
 export const STATISTICS_METHOD = {

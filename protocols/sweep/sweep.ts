@@ -8,9 +8,11 @@ import type { Backend } from '../../wrapper/backend.js';
 import { SweepBackends } from './backends.js';
 import { expandSweep, selectShard, sweepHashOf, type Shard } from './matrix.js';
 import { mergePrices } from './pricing.js';
-import { readRunResult, runFiles, runOne } from './run-one.js';
+import { assertPlanConfigs, readRunResult, runFiles, runOne } from './run-one.js';
 import { addSpends, type Spend } from './spend.js';
 import { writeJsonFileAtomic } from '../../state/atomic-write.js';
+import { UserFacingError } from '../../schemas/user-facing-error.js';
+import { configDifferences } from '../run-config.js';
 
 export type SweepEvent =
   | { type: 'planned'; total: number; inShard: number; finished: number; toRun: number }
@@ -56,10 +58,11 @@ export const TOTALS_FILE = 'totals.json';
  */
 export async function runSweep(matrix: SweepMatrix, options: SweepOptions): Promise<SweepReport> {
   const dir = resolve(options.outDir);
-  await mkdir(dir, { recursive: true });
   const shard = options.shard ?? { index: 1, count: 1 };
   const all = expandSweep(matrix);
   const mine = selectShard(all, shard);
+  assertPlanConfigs(mine);
+  await mkdir(dir, { recursive: true });
   const prices = mergePrices(matrix.prices, options.prices);
   const manifest = await recordManifest(dir, matrix, all, mine, shard, prices);
   const emit = options.onEvent ?? (() => undefined);
@@ -119,8 +122,14 @@ async function recordManifest(dir: string, matrix: SweepMatrix, all: SweepRunPla
   const path = join(dir, MANIFEST_FILE);
   const sweepHash = sweepHashOf(all);
   const existing = await readManifest(dir);
+  const definition = definitionOf(matrix);
   if (existing && existing.sweepHash !== sweepHash) {
-    throw new Error(`${dir} holds another sweep (hash ${existing.sweepHash}, this one ${sweepHash}): choose a new --out folder`);
+    const differences = existing.definition ? configDifferences(existing.definition, definition) : [];
+    throw new UserFacingError(
+      `${dir} holds another sweep (hash ${existing.sweepHash}, this one ${sweepHash}${differences.length > 0 ? `: ${differences.join('; ')}` : ''}); nothing was run or changed. ` +
+        `To start a fresh sweep, give another --out folder, or remove that folder first`,
+      { code: 'run-config-changed' },
+    );
   }
   const shards = existing?.shards ?? [];
   if (!shards.some((known) => known.index === shard.index && known.count === shard.count)) shards.push(shard);
@@ -137,9 +146,16 @@ async function recordManifest(dir: string, matrix: SweepMatrix, all: SweepRunPla
     shards,
     runs: [...byId.values()].sort((a, b) => a.index - b.index),
     prices,
+    definition,
   };
   await writeJsonFileAtomic(path, manifest);
   return manifest;
+}
+
+/** The part of a sweep file its runs follow from (its name, prices and pacing are not). */
+function definitionOf(matrix: SweepMatrix): Record<string, unknown> {
+  const { protocol, base, matrix: crossed, runs, repetitions } = matrix;
+  return { protocol, base, ...(crossed && { matrix: crossed }), ...(runs && { runs }), repetitions };
 }
 
 export async function readManifest(dir: string): Promise<SweepManifest | undefined> {

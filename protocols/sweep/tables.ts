@@ -1,8 +1,17 @@
 import { toCsv, type CsvValue } from '../csv.js';
 import { BOOTSTRAP_RESAMPLES, type PairedStats } from './statistics.js';
-import type { SweepSummary } from './summarize.js';
+import type { IdentityBiasSummary, SweepComparison } from './pairs.js';
+import type { RunRow, SummaryRow } from './run-rows.js';
 
-type Tables = Pick<SweepSummary, 'by' | 'measures' | 'rows' | 'runs' | 'comparisons' | 'identityBias'>;
+/** What the tables are made from (a SweepSummary holds it all). */
+interface Tables {
+  by: string[];
+  measures: string[];
+  rows: SummaryRow[];
+  runs: RunRow[];
+  comparisons: SweepComparison[];
+  identityBias: IdentityBiasSummary | null;
+}
 
 const num = (value: number | null | undefined): string => (value === null || value === undefined ? '' : String(Number(value.toPrecision(6))));
 const SPREAD_COLUMNS = ['n', 'sd', 'ci95_low', 'ci95_high'];

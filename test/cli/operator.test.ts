@@ -53,14 +53,37 @@ describe('parley serve: what a person at a terminal sees', () => {
   });
 });
 
+describe('parley help and unknown commands', () => {
+  it('`parley help debate` prints the debate command\'s help and exits 0, like `parley debate --help`', async () => {
+    const help = await parley(['help', 'debate']);
+    expect(help.code, help.stderr).toBe(0);
+    expect(help.stdout).toMatch(/^Usage: parley debate \[options\] \[command\] \[question\]/);
+    expect(help.stdout).toContain('--agent <spec>');
+    expect(help.stdout).toBe((await parley(['debate', '--help'])).stdout);
+  });
+
+  it('`parley frobnicate` says it is an unknown command and lists the commands, instead of passing it to serve', async () => {
+    for (const args of [['frobnicate'], ['help', 'frobnicate']]) {
+      const ran = await parley(args);
+      expect(ran.code).toBe(1);
+      expect(ran.stderr).toBe("parley: unknown command 'frobnicate'. Commands: serve, tools, dialogic, debate, report, sweep, doctor, help (parley --help says what each does)\n");
+      expect(ran.stdout).toBe('');
+    }
+  });
+});
+
 describe('protocol runs from the shell', () => {
-  it('a debate in which every agent is unreachable exits 1 with the first error, not "stopped by no-valid-replies"', async () => {
+  it('a debate whose agents\' server is down exits 1 before it starts, naming each agent, the reason and the fix', async () => {
     const port = await closedPort();
-    const agents = ['a', 'b'].flatMap((model) => ['--agent', `openai-compatible:http://127.0.0.1:${port}/v1#${model}`]);
+    const url = `http://127.0.0.1:${port}/v1`;
+    const agents = ['a', 'b'].flatMap((model) => ['--agent', `openai-compatible:${url}#${model}`]);
     const ran = await parley(['debate', 'Ship it?', ...agents, '--rounds', '2', '--out', join(work, 'down.json')]);
     expect(ran.code).toBe(1);
     expect(ran.stdout).not.toMatch(/stopped by/);
-    expect(ran.stderr).toMatch(/parley debate: no debater gave a valid reply \(2 failed calls, 0 unreadable replies\); first error: Could not reach a at 127\.0\.0\.1/);
+    expect(ran.stderr).toContain('parley debate: 2 models cannot be used, so the run did not start:');
+    expect(ran.stderr).toContain(`agent 1 (openai-compatible:${url}#a): ${url} is unreachable (connection refused): start the server at ${url}, or correct the spec openai-compatible:${url}#a`);
+    expect(ran.stderr).toContain(`agent 2 (openai-compatible:${url}#b): ${url} is unreachable`);
+    expect(existsSync(join(work, 'down.run'))).toBe(false);
   });
 
   it('the run folder is <out without its extension>.run, as --help says', async () => {

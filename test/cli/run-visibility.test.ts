@@ -5,7 +5,6 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startScriptedChat, type ScriptedChat } from '../doubles/scripted-chat.js';
 import { PARLEY_ARGS, runParley, runProcess } from './run-parley.js';
-import { closedPort } from '../doubles/http-helpers.js';
 
 /** What a person at a shell sees of a protocol run: the CLI from its sources as a child process. */
 const work = await mkdtemp(join(tmpdir(), 'parley-visibility-'));
@@ -52,13 +51,14 @@ describe('a debate run seen from the shell', () => {
     expect(relative.stderr).toMatch(/agent 2 \(claude:opus\): PARLEY_CLAUDE_PATH must be an absolute path/);
   });
 
-  describe('against a scripted server whose agent 2 takes 4 s', () => {
+  describe('against a scripted server whose agent 2 takes 4 s and which does not know agent 3\'s model', () => {
     let chat: ScriptedChat;
     let agents: string[];
     const slowDebate = async () => {
-      chat ??= await startScriptedChat((req) => (req.model === 'm2' ? { ...reply('no'), delayMs: 4_000 } : reply('yes')));
-      const down = await closedPort();
-      agents = [`openai-compatible:${chat.baseUrl}#m1`, `openai-compatible:${chat.baseUrl}#m2`, `openai-compatible:http://127.0.0.1:${down}/v1#m3`];
+      chat ??= await startScriptedChat((req) =>
+        req.model === 'm2' ? { ...reply('no'), delayMs: 4_000 } : req.model === 'm3' ? { status: 404, body: { error: { message: 'model m3 not found' } } } : reply('yes'),
+      );
+      agents = [`openai-compatible:${chat.baseUrl}#m1`, `openai-compatible:${chat.baseUrl}#m2`, `openai-compatible:${chat.baseUrl}#m3`];
       return ['debate', 'Ship it?', ...agents.flatMap((spec) => ['--agent', spec]), '--rounds', '1'];
     };
     afterAll(async () => chat?.close());
@@ -69,7 +69,7 @@ describe('a debate run seen from the shell', () => {
       const waiting = ran.stderr.search(new RegExp(`^waiting on (.*, )?agent 2 \\(${escape(agents[1]!)}\\) \\d+ s(, |$)`, 'm'));
       expect(waiting, ran.stderr).toBeGreaterThanOrEqual(0);
       expect(waiting).toBeLessThan(ran.stderr.indexOf('Agent 2 ok'));
-      expect(ran.stderr).toMatch(new RegExp(`agent 3 \\(${escape(agents[2]!)}\\) failed: Could not reach .*Connection error\\. Is the server running`));
+      expect(ran.stderr).toMatch(new RegExp(`agent 3 \\(${escape(agents[2]!)}\\) failed: m3 at 127\\.0\\.0\\.1:\\d+ answered HTTP 404: 404 model m3 not found\\. Check the model name`));
     });
 
     it('under a terminal: one live line redrawn with the elapsed seconds of the call waited on', async () => {

@@ -8,6 +8,7 @@ import { createDeps, type DepsOptions, type ServerDeps } from '../../mcp-server/
 import { createServer } from '../../mcp-server/server.js';
 import { zeroUsage } from '../../schemas/common.js';
 import type { CodexCallOptions, CodexCallResult } from '../../wrapper/codex/index.js';
+import { whyNotReady } from '../../wrapper/readiness.js';
 
 export interface Harness {
   client: Client;
@@ -24,7 +25,10 @@ export interface Harness {
 /** A real MCP Client talking to a real parley server over the SDK's in-memory transport. */
 export async function startHarness(options: DepsOptions = {}): Promise<Harness> {
   const home = options.home ?? (await mkdtemp(join(tmpdir(), 'parley-test-')));
-  const deps = createDeps({ ...options, home });
+  // A stand-in Codex (runCodex) is as ready as itself: only other models are checked as the server checks them.
+  const env = options.env ?? process.env;
+  const modelCheck = options.modelCheck ?? (options.runCodex ? (spec: string) => (/^codex(:|$)/.test(spec) ? Promise.resolve(undefined) : whyNotReady(spec, env)) : undefined);
+  const deps = createDeps({ ...options, home, ...(modelCheck && { modelCheck }) });
   const server = createServer(deps);
   const client = new Client({ name: 'parley-test', version: '0' });
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();

@@ -42,7 +42,9 @@ beforeAll(async () => {
   work = await mkdtemp(join(tmpdir(), 'parley-tarball-'));
   if (!existsSync(join(root, 'dist/cli/main.js'))) throw new Error('dist/ is missing: run `npm run build` first (npm test does it)');
   let started = Date.now();
-  const pack = await execa(npm, ['pack', '--json', '--pack-destination', work], { ...npmOptions, cwd: root, timeout: 60_000 });
+  // --ignore-scripts: prepack would rebuild dist/ under the tests running from it; the build `npm test` made is packed as is
+  // (prepack.test.ts packs a checkout without dist/).
+  const pack = await execa(npm, ['pack', '--json', '--ignore-scripts', '--pack-destination', work], { ...npmOptions, cwd: root, timeout: 60_000 });
   packed = (JSON.parse(pack.stdout) as Packed[])[0]!;
   const packSeconds = (Date.now() - started) / 1000;
   project = join(work, 'project');

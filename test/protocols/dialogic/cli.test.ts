@@ -44,6 +44,13 @@ describe('parley dialogic CLI', () => {
     expect(JSON.parse(json.stdout)).toMatchObject({ proposed: 8, submitted: 7, drops: { by_verdict: 1 } });
     const exported = await runDialogicCli(['dialogic', 'export', out]);
     expect(JSON.parse(exported.stdout).map((t: { name: string }) => t.name)).toContain('RA two+');
+
+    // The same --out with other personas is another run: refused before any call, naming the key.
+    const requests = world.chat.requests.length;
+    const other = await runDialogicCli(['dialogic', '--model-a', world.specA, '--model-b', world.specB, '--temperature', '1', '--out', out]);
+    expect(other.exitCode).toBe(1);
+    expect(other.stderr).toMatch(/personas: "swapped" -> "standard"\); nothing was called or changed\. To start a fresh run, give another --out, or remove that folder first/);
+    expect(world.chat.requests.length).toBe(requests);
   });
 
   it('says what is missing instead of starting without both models', async () => {

@@ -1,11 +1,12 @@
 import { mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DialogicRun } from '../../../schemas/dialogic.js';
 import { DialogicCallError, runDialogicToFile } from '../../../protocols/dialogic/index.js';
 import { parseAuditLines, type AuditRecord } from '../../../state/audit-log.js';
 import { startWorld, verdictFor, type World, type WorldScript } from './world.js';
+import { filesDigest } from '../folder-digest.js';
 
 const GENERATIONS: WorldScript['generations'] = {
   'model-a': [
@@ -133,12 +134,20 @@ describe('dialogic protocol under faults', () => {
     expect(output.run.submitted_terms.map((t) => t.term)).toContain('RC alpha~');
   });
 
-  it('refuses to resume a run with a different configuration', async () => {
+  it('refuses to resume a run with a different configuration, naming what differs, before any call and changing nothing', async () => {
     const w = await world(undefined);
     const outPath = await tempOut();
     await runDialogicToFile({ modelA: w.specA, modelB: w.specB, retryBaseMs: 0, maxCycles: 1 }, { outPath });
-    await expect(runDialogicToFile({ modelA: w.specA, modelB: w.specB, retryBaseMs: 0, maxCycles: 2 }, { outPath })).rejects.toThrow(
-      /different configuration/,
-    );
+    const requests = w.chat.requests.length;
+    const before = await filesDigest(dirname(outPath));
+    await expect(
+      runDialogicToFile({ modelA: w.specA, modelB: w.specB, retryBaseMs: 0, maxCycles: 2, personas: 'swapped', anonymise: false }, { outPath }),
+    ).rejects.toThrow(/run\.run holds a dialogic run started with another configuration \(anonymise: true -> false; maxCycles: 1 -> 2; personas: "standard" -> "swapped"\); nothing was called or changed/);
+    expect(w.chat.requests.length).toBe(requests);
+    expect(await filesDigest(dirname(outPath))).toEqual(before);
+    // How long to wait is no part of what the run is: a longer timeout resumes it.
+    const resumed = await runDialogicToFile({ modelA: w.specA, modelB: w.specB, retryBaseMs: 0, maxCycles: 1, callTimeoutMs: 900_000 }, { outPath });
+    expect(resumed.calls.sent).toBe(0);
+    expect(w.chat.requests.length).toBe(requests);
   });
 });

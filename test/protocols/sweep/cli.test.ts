@@ -1,11 +1,13 @@
+import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { stringify } from 'yaml';
 import { runCli } from '../../cli/cli-capture.js';
 import { registerSweepCommand } from '../../../cli/sweep.js';
-import { readRunResult } from '../../../protocols/sweep/index.js';
-import { dialogicMatrix, startDialogicWorld, writeMatrixFile } from './worlds.js';
+import { expandSweep, readRunResult } from '../../../protocols/sweep/index.js';
+import { dialogicMatrix, startDebateWorld, startDialogicWorld, writeMatrixFile } from './worlds.js';
 
 const work = await mkdtemp(join(tmpdir(), 'parley-sweep-cli-'));
 afterAll(async () => rm(work, { recursive: true, force: true }));
@@ -43,6 +45,39 @@ describe('parley sweep CLI', () => {
     } finally {
       await chat.close();
     }
+  });
+
+  it('takes agents written as plain model specs, as the README writes them', async () => {
+    const chat = await startDebateWorld();
+    try {
+      const spec = (model: string) => `openai-compatible:${chat.baseUrl}#${model}`;
+      const path = join(work, 'plain-agents.yaml');
+      const matrix = { protocol: 'debate', base: { question: 'Ship today?', options: ['yes', 'no'], rounds: 1 }, matrix: { agents: [[spec('d1'), spec('d2')]] } };
+      await writeFile(path, stringify(matrix));
+      const out = join(work, 'plain-agents');
+      const run = await parley(['sweep', path, '--out', out, '--progress', 'plain']);
+      expect(run.exitCode, run.stderr).toBe(0);
+      expect(run.stdout).toMatch(/ran 1, already finished 0, failed 0/);
+      const [plan] = expandSweep(matrix as never);
+      const transcript = JSON.parse(await readFile(join(out, `${plan!.id}.json`), 'utf8'));
+      expect(transcript.agents.map((agent: { model: string }) => agent.model)).toEqual([spec('d1'), spec('d2')]);
+    } finally {
+      await chat.close();
+    }
+  });
+
+  it('refuses a sweep whose configurations no run can start with before anything is made, naming each problem', async () => {
+    const path = join(work, 'bad-config.yaml');
+    const agents = [[{ modle: 'ollama:x' }, { modle: 'ollama:y' }], ['ollama:x']];
+    await writeFile(path, stringify({ protocol: 'debate', base: { question: 'Ship today?' }, matrix: { agents, rounds: [0, 2] } }));
+    const out = join(work, 'bad-config');
+    const run = await parley(['sweep', path, '--out', out]);
+    expect(run.exitCode).toBe(1);
+    expect(run.stderr).toContain('parley sweep: the sweep file gives configurations no run can start with, so nothing was run or written; correct them:');
+    expect(run.stderr).toMatch(/ {2}the runs with agents=n2, rounds=0: invalid debate config: agents\.0\.model: Invalid input: expected string, received undefined; agents\.1\.model: .*; rounds: Too small/);
+    expect(run.stderr).toMatch(/ {2}the runs with agents=n1, rounds=2: invalid debate config: agents: Too small: expected array to have >=2 items/);
+    expect(run.stderr).not.toMatch(/"code"|"path"/);
+    expect(existsSync(out)).toBe(false);
   });
 
   it('says what is wrong with bad input', async () => {

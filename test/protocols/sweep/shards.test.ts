@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { expandSweep, mergeSweeps, readRunResult, runFiles, runSweep } from '../../../protocols/sweep/index.js';
 import { debateMatrix, dialogicMatrix, startDebateWorld, startDialogicWorld } from './worlds.js';
+import { filesDigest } from '../folder-digest.js';
 
 const work = await mkdtemp(join(tmpdir(), 'parley-sweep-shards-'));
 afterAll(async () => rm(work, { recursive: true, force: true }));
@@ -64,7 +65,15 @@ describe('sweep shards', () => {
       await runSweep(dialogicMatrix(chat, { repetitions: 1 }), { outDir: a, concurrency: 2, shard: { index: 1, count: 4 } });
       await runSweep(dialogicMatrix(chat, { repetitions: 2 }), { outDir: b, concurrency: 2, shard: { index: 2, count: 4 } });
       await expect(mergeSweeps([a, b], join(work, 'other-merged'))).rejects.toThrow(/another sweep/);
-      await expect(runSweep(dialogicMatrix(chat, { repetitions: 2 }), { outDir: a, concurrency: 2 })).rejects.toThrow(/holds another sweep/);
+      const before = await filesDigest(a);
+      const requests = chat.requests.length;
+      await expect(runSweep(dialogicMatrix(chat, { repetitions: 2 }), { outDir: a, concurrency: 2 })).rejects.toThrow(
+        /holds another sweep \(hash \w+, this one \w+: repetitions: 1 -> 2\); nothing was run or changed\. To start a fresh sweep, give another --out folder, or remove that folder first/,
+      );
+      const otherBase = { base: { maxCycles: 3, retryBaseMs: 1, temperature: 0.9 }, repetitions: 1 };
+      await expect(runSweep(dialogicMatrix(chat, otherBase), { outDir: a, concurrency: 2 })).rejects.toThrow(/: base\.temperature: 0\.5 -> 0\.9\)/);
+      expect(chat.requests.length).toBe(requests);
+      expect(await filesDigest(a)).toEqual(before);
     } finally {
       await chat.close();
     }

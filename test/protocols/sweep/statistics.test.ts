@@ -156,6 +156,11 @@ group('sweep statistics: worked examples', () => {
     expect(fields.map(csvField)).toEqual(['plain', '"a,b"', '"say ""hi"""', '"two\nlines"', '"cr\r"', '', '0', '-1.5', 'yes|no', '"a,b|1"']);
     expect(toCsv(['k', 'v'], [['a', 1], ['b,c', undefined]])).toBe('k,v\na,1\n"b,c",\n');
   });
+
+  it('writes numbers without float noise: at most 6 decimals, integers whole', () => {
+    expect([0.6750000000000002, 0.1 + 0.2, 2 / 3, -1 / 3, 1e-9, 123456789, 2 ** 53].map(csvField)).toEqual(['0.675', '0.3', '0.666667', '-0.333333', '0', '123456789', '9007199254740992']);
+    expect(csvField([0.1 + 0.2, 'x'])).toBe('0.3|x');
+  });
 });
 
 /**
@@ -169,6 +174,36 @@ function identitySensitive(req: ChatRequestRecord) {
 }
 
 group('parley sweep summarize: spread, --compare and identity bias end to end', () => {
+  it('on a one-parameter sweep, prints each comparison row and the identity-bias row once', async () => {
+    const chat = await startScriptedChat(identitySensitive);
+    try {
+      const spec = (model: string) => `openai-compatible:${chat.baseUrl}#${model}`;
+      const matrix = parseSweepMatrix({
+        protocol: 'debate',
+        base: { question: 'Ship today?', options: ['yes', 'no'], rounds: 2, agents: [spec('d1'), spec('d2')], stop: { onConvergence: false, onUnanimity: false } },
+        matrix: { anonymise: [true, false] },
+        repetitions: 2,
+      });
+      const { path } = await writeMatrixFile(matrix);
+      const dir = join(work, 'one-parameter');
+      const parley = (args: string[]) => runCli(registerSweepCommand, args);
+      expect((await parley(['sweep', path, '--out', dir, '--progress', 'plain'])).exitCode).toBe(0);
+      const out = await parley(['sweep', 'summarize', dir, '--compare', 'anonymise=true,false']);
+      expect(out.exitCode, out.stderr).toBe(0);
+      const lines = out.stdout.split('\n');
+      expect(lines.filter((line) => line.startsWith('| all | conformity |'))).toEqual(['| all | conformity | 2 | 0.5 | 0 | [0.5, 0.5] | 0.5 |']);
+      expect(lines.filter((line) => line.startsWith('| all |') && !/\| all \| [a-z_]+ \|/.test(line))).toEqual(['| all | 2 | 1 | 0 | [1, 1] | 0.5 |']);
+      const csv = (await readFile(join(dir, 'comparisons.csv'), 'utf8')).trim().split('\n');
+      expect(csv.filter((line) => line.startsWith('anonymise,true,false,all,conformity,'))).toHaveLength(1);
+      expect(csv.filter((line) => line.includes(',identity_bias,'))).toEqual(['anonymise,true,false,all,identity_bias,2,0,1,0,1,1,0.5,exact']);
+      const summary = SweepSummaryFile.parse(JSON.parse(await readFile(join(dir, 'summary.json'), 'utf8')));
+      expect(summary.comparisons![0]!.cells).toEqual([]);
+      expect(summary.identityBias!.cells).toEqual([]);
+    } finally {
+      await chat.close();
+    }
+  });
+
   it('runs a debate sweep over anonymisation x rounds through the CLI and reports what the scripts imply', async () => {
     const chat = await startScriptedChat(identitySensitive);
     try {

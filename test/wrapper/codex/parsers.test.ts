@@ -5,7 +5,7 @@ import { buildCodexArgs, parseJsonEvents, parsePlainOutput } from '../../../wrap
 import { classifyFailure, resendable } from '../../../wrapper/codex/failures.js';
 import { CODEX_CAPTURES } from '../../doubles/interop.js';
 
-// Real captures of codex 0.169, read in place (never copied into the project).
+// Real captures of codex 0.169 (test/doubles/interop/codex-0.169/README.md says how they were made).
 const CAPTURES = CODEX_CAPTURES;
 if (!existsSync(CAPTURES)) throw new Error(`codex interop captures are missing: expected them at ${CAPTURES}`);
 
