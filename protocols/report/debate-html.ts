@@ -77,7 +77,7 @@ function agentsTable(transcript: DebateTranscript, analysis: DebateAnalysis): st
     transcript.agents.map((agent) => {
       const m = byId.get(agent.id);
       return [
-        { html: `<b>${esc(agent.label)}</b> <span class="muted">${esc(agent.id)}</span><br><span class="muted small">${esc(agent.model)}</span>` },
+        { html: `<b>${esc(agent.label)}</b> <span class="muted">${esc(agent.id)}</span><br><span class="muted small long">${esc(agent.model)}</span>` },
         ...(roles ? [agent.role ?? agent.persona ?? null] : []),
         m ? `${answerText(m.firstAnswer)} → ${answerText(m.finalAnswer)}` : null,
         m?.changes,

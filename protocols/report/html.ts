@@ -34,7 +34,7 @@ p, li { overflow-wrap: anywhere; }
 .card .v { font-size: 21px; font-weight: 650; overflow-wrap: anywhere; }
 .card .l { font-size: 12px; color: var(--muted); text-transform: uppercase; letter-spacing: .04em; }
 table { border-collapse: collapse; width: 100%; margin: 8px 0 16px; font-size: 14px; }
-th, td { text-align: left; vertical-align: top; padding: 6px 10px; border-bottom: 1px solid var(--line); overflow-wrap: anywhere; }
+th, td { text-align: left; vertical-align: top; padding: 6px 10px; border-bottom: 1px solid var(--line); overflow-wrap: break-word; }
 th { background: var(--panel); font-weight: 600; font-size: 13px; color: var(--muted); white-space: nowrap; overflow-wrap: normal; }
 .wide { overflow-x: auto; max-width: 100%; }
 table.compare { table-layout: fixed; font-size: 13px; }
@@ -52,6 +52,7 @@ td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; white-sp
 .bucket.unresolved { border-color: var(--unres); } .bucket.not-evaluated { border-color: var(--ne); }
 .muted { color: var(--muted); }
 .small { font-size: 12px; }
+.long { overflow-wrap: anywhere; }
 .figure { margin: 10px 0 22px; overflow-x: auto; }
 .figure svg { max-width: 100%; height: auto; display: block; }
 .figure.graph svg { margin: 0 auto; }
