@@ -36,6 +36,7 @@ else if (subcommand === 'debate') (await import('./debate.js')).registerDebateCo
 else if (subcommand === 'report') (await import('./report.js')).registerReportCommand(program);
 else if (subcommand === 'sweep') (await import('./sweep.js')).registerSweepCommand(program);
 else if (subcommand === 'doctor') (await import('./doctor.js')).registerDoctorCommand(program);
-else program.addHelpText('after', '\nProtocol runs:\n  dialogic [options]   run the dialogic protocol (parley dialogic --help)\n  debate [options]     run a debate (parley debate --help)\n  report <file...>     HTML or Markdown report of a run or deliberation (parley report --help)\n  sweep <matrix>       run a parameter sweep (parley sweep --help)\n  doctor               check node, codex, claude, keys, endpoints, state folder, plugin (parley doctor --help)');
+else if (subcommand === 'demo') (await import('./demo.js')).registerDemoCommand(program);
+else program.addHelpText('after', '\nProtocol runs:\n  dialogic [options]   run the dialogic protocol (parley dialogic --help)\n  debate [options]     run a debate (parley debate --help)\n  report <file...>     HTML or Markdown report of a run or deliberation (parley report --help)\n  sweep <matrix>       run a parameter sweep (parley sweep --help)\n  doctor               check node, codex, claude, keys, endpoints, state folder, plugin (parley doctor --help)\n  demo [--out DIR]     see parley work with no keys: runs against a local demo model, with HTML reports (parley demo --help)');
 
 await program.parseAsync(process.argv);
