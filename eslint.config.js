@@ -2,6 +2,19 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import globals from 'globals';
 
+const PURE_PROTOCOLS = { group: ['@modelcontextprotocol/*', '**/mcp-server/**', '**/cli/**'], message: 'protocols/ is pure rules: it never imports the MCP SDK or the server.' };
+
+/** Each folder of the argumentation engine, and the folders above it that it must not import. */
+const ENGINE_LAYERS = {
+  core: ['rules', 'reading', 'report', 'moves', 'prompts', 'views'],
+  rules: ['reading', 'report', 'moves', 'prompts', 'views'],
+  reading: ['rules', 'report', 'moves', 'prompts', 'views'],
+  report: ['moves', 'prompts', 'views'],
+  prompts: ['moves', 'views'],
+  moves: ['prompts', 'views'],
+  views: ['moves', 'prompts'],
+};
+
 export default tseslint.config(
   { ignores: ['dist/', 'node_modules/', 'plugin/', 'test-output/', 'coverage/'] },
   js.configs.recommended,
@@ -20,8 +33,15 @@ export default tseslint.config(
   },
   {
     files: ['protocols/**/*.ts'],
-    rules: { 'no-restricted-imports': ['error', { patterns: [{ group: ['@modelcontextprotocol/*', '**/mcp-server/**', '**/cli/**'], message: 'protocols/ is pure rules: it never imports the MCP SDK or the server.' }] }] },
+    rules: { 'no-restricted-imports': ['error', { patterns: [PURE_PROTOCOLS] }] },
   },
+  // Inside the argumentation engine: core <- (rules, reading) <- report <- (moves, prompts, views) <- index.ts.
+  ...Object.entries(ENGINE_LAYERS).map(([folder, above]) => ({
+    files: [`protocols/argumentation/${folder}/**/*.ts`],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [PURE_PROTOCOLS, { group: ['../index.js', ...above.flatMap((f) => [`../${f}/*`, `../${f}/**`])], message: `protocols/argumentation/${folder}/ sits below ${above.join(', ')} in the engine: never import them.` }] }],
+    },
+  })),
   {
     files: ['wrapper/**/*.ts', 'state/**/*.ts'],
     rules: { 'no-restricted-imports': ['error', { patterns: [{ group: ['**/protocols/**', '**/mcp-server/**', '**/cli/**', '@modelcontextprotocol/*'], message: 'wrapper/ and state/ sit below the protocols and the server: never import them.' }] }] },

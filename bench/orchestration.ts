@@ -28,11 +28,24 @@ const RETRY = [
   '2. I concede C3: the replica is the failover path; it stays.',
 ].join('\n');
 const QUIET = 'No further points.';
-const EXTEND_INDEX = '1. EVIDENCE: extends P1.6: EXPLAIN shows the dequeue using the partial index (bench/explain.txt:3 "Index Scan using jobs_queued_run_at").';
-const EXTEND_NOTIFY = '1. INFERENCE: extends P1.10: a NOTIFY sent while no listener is connected is lost, so workers must still poll once on reconnect.';
+// Issue 20: a challenge answered with numbered items, a later point refining one of them, another replacing an agreed point.
+const ITEMS = [
+  'Re C1: I concede C1 in part: no load figure shows 1k jobs/s. What I still claim:',
+  '',
+  '1. INFERENCE: Queue depth is the early signal: alert when jobs wait longer than 30 s, long before throughput matters.',
+  '2. INFERENCE: Revisit Redis Streams only if the queued-job p95 wait stays above 30 s for a week.',
+].join('\n');
+const EXTEND_INDEX = [
+  '1. EVIDENCE: extends P1.6: EXPLAIN shows the dequeue using the partial index (bench/explain.txt:3 "Index Scan using jobs_queued_run_at").',
+  '2. INFERENCE: Refines P3.2: revisit Redis Streams only if the p95 wait stays above 30 s for a week AND vacuum keeps up (dead tuples under 20%).',
+].join('\n');
+const EXTEND_NOTIFY = [
+  '1. INFERENCE: extends P1.10: a NOTIFY sent while no listener is connected is lost, so workers must still poll once on reconnect.',
+  '2. INFERENCE: Replaces P1.7: give the jobs table its own autovacuum settings (autovacuum_vacuum_scale_factor = 0.01), not just a dedicated table.',
+].join('\n');
 const ARBITER = [
   'P1.1: OK',
-  'P1.3: FLAG dismissed because it went unanswered, not because it was refuted',
+  'P1.5: FLAG the reaper cost was asserted, not measured',
   'P1.8: OK',
   'Every other item: OK',
   '',
@@ -45,7 +58,7 @@ function standardConsultee({ body }: { body: unknown }): ResponsesScriptStep {
   if (prompt.startsWith('You review the outcome of a deliberation')) return { text: ARBITER };
   if (prompt.includes('(RETRY #1)')) return { text: RETRY };
   const n = Number(/Iteration (\d)\/8/.exec(prompt)?.[1]);
-  const replies: Record<number, string> = { 1: FIRST, 2: PROSE, 3: QUIET, 4: EXTEND_INDEX, 5: EXTEND_NOTIFY, 6: QUIET };
+  const replies: Record<number, string> = { 1: FIRST, 2: PROSE, 3: ITEMS, 4: EXTEND_INDEX, 5: EXTEND_NOTIFY, 6: QUIET };
   return replies[n] ? { text: replies[n] } : { status: 500, errorBody: `unexpected prompt: ${prompt.slice(0, 200)}` };
 }
 
@@ -112,14 +125,28 @@ async function standardRun(): Promise<{ costs: CallCost[]; codexTurns: number }>
       consult,
     });
     await m.call('delib_judge', { deliberationId: id, challenges: [{ id: 'C2', verdict: 'accepted', claimType: 'value', reason: 'the reaper and clock handling are real work for five people' }], phase: { advance: true }, consult });
-    await m.call('delib_judge', { deliberationId: id, phase: { advance: true }, consult });
     await m.call('delib_judge', {
       deliberationId: id,
-      points: [{ id: 'P4.1', verdict: 'AGREE', claimType: 'empirical', evidenceType: 'textual', evidence: 'bench/explain.txt:3 "Index Scan using jobs_queued_run_at"', reason: 'the plan shows the partial index in use' }],
+      points: [value('P3.1', 'a wait-time alert catches load before it hurts'), value('P3.2', 'a measured trigger beats a guessed throughput')],
+      challenges: [{ id: 'C1', verdict: 'accepted', claimType: 'value', reason: 'the narrowed claim rests on a signal the team can watch' }],
       phase: { advance: true },
       consult,
     });
-    await m.call('delib_judge', { deliberationId: id, points: [value('P5.1', 'a poll on reconnect is cheap insurance for lost notifications')], phase: { advance: true }, consult });
+    await m.call('delib_judge', {
+      deliberationId: id,
+      points: [
+        { id: 'P4.1', verdict: 'AGREE', claimType: 'empirical', evidenceType: 'textual', evidence: 'bench/explain.txt:3 "Index Scan using jobs_queued_run_at"', reason: 'the plan shows the partial index in use' },
+        value('P4.2', 'vacuum health belongs in the trigger for leaving Postgres'),
+      ],
+      phase: { advance: true },
+      consult,
+    });
+    await m.call('delib_judge', {
+      deliberationId: id,
+      points: [value('P5.1', 'a poll on reconnect is cheap insurance for lost notifications'), value('P5.2', 'per-table autovacuum is what bounds the churn')],
+      phase: { advance: true },
+      consult,
+    });
     await m.call('delib_judge', {
       deliberationId: id,
       phase: { advance: true },
@@ -133,6 +160,10 @@ async function standardRun(): Promise<{ costs: CallCost[]; codexTurns: number }>
   }
 }
 
+/** Which points were replaced by which, as the state records it. */
+const versions = (state: { points: { id: string; supersededBy?: string }[] }) =>
+  state.points.filter((p) => p.supersededBy).map((p) => `${p.id}->${p.supersededBy}`).sort().join(', ');
+
 /** The figures only count if the scenario ran as scripted. */
 async function checkStandard(rig: ConsultRig, id: string): Promise<void> {
   const { value: state } = await rig.stateFile(id);
@@ -141,7 +172,8 @@ async function checkStandard(rig: ConsultRig, id: string): Promise<void> {
     state.n === 6 &&
     state.status === 'terminated' &&
     state.points.filter((p: { iter: number }) => p.iter === 1).length === 10 &&
-    challenges === 'C1 undefended, C2 resolved, C3 conceded' &&
+    challenges === 'C1 resolved, C2 resolved, C3 conceded' &&
+    versions(state) === 'P1.7->P5.2, P3.2->P4.2' &&
     state.counters.totalFormatFailures === 1 &&
     !!state.report &&
     !!state.arbitration;

@@ -61,6 +61,10 @@ export type DismissTag = z.infer<typeof DismissTag>;
 export const UnresolvedStatus = z.enum(['blocked', 'tradeoff', 'definitional', 'pending-anchor-shift', 'open-at-end']);
 export type UnresolvedStatus = z.infer<typeof UnresolvedStatus>;
 
+/**
+ * superseded: a later point replaced, corrected or narrowed it (history, no longer a claim).
+ * part-of-answer: an item inside an answer, judged with that answer rather than as a claim of its own.
+ */
 export const PointStatus = z.enum([
   'pending-triage',
   'pending-evaluation',
@@ -70,6 +74,8 @@ export const PointStatus = z.enum([
   'dismissed',
   'unresolved',
   'not-evaluated',
+  'superseded',
+  'part-of-answer',
 ]);
 export type PointStatus = z.infer<typeof PointStatus>;
 
@@ -100,26 +106,7 @@ export const Fact = z.object({
 });
 export type Fact = z.infer<typeof Fact>;
 
-export const Point = z.object({
-  id: z.string(),
-  iter: z.number().int(),
-  text: z.string(),
-  label: ReplyLabel.optional(),
-  source: z.enum(['consultee', 'stress-test']),
-  status: PointStatus,
-  triage: z.enum(['in-scope', 'out-of-scope', 'anchor-shift', 'new-argument']).optional(),
-  needsDecisive: z.boolean().optional(),
-  clarification: z.string().optional(),
-  /** The consultee's own number for the point in its reply. */
-  number: z.number().int().optional(),
-  /** Earlier points it extends, and challenges it mentions (P1.2, C1). */
-  refs: z.array(z.string()).optional(),
-  /** Quick mode: the consultee's answer to the orchestrator's objection. */
-  defense: z.string().optional(),
-  /** A partial concession accepted: the claim as narrowed by the consultee. */
-  narrowed: z.string().optional(),
-});
-export type Point = z.infer<typeof Point>;
+
 
 export const Challenge = z.object({
   id: z.string(),
@@ -133,13 +120,19 @@ export const Challenge = z.object({
   reminderSent: z.boolean(),
   defense: z.string().optional(),
   defenseIter: z.number().int().optional(),
-  /** The defense conceded part of the claim; narrowedClaim is what it keeps. */
+  /** The defense conceded part of the claim; narrowedClaim is what it keeps, when the reading could cut it out. */
   partial: z.boolean().optional(),
   narrowedClaim: z.string().optional(),
+  /** The reading could not tell a full concession from a partial one: the orchestrator decides. */
+  unclear: z.boolean().optional(),
+  /** The numbered items of its answers (point ids), in reply order. */
+  items: z.array(z.string()).optional(),
+  /** The answer's words outside its items, when it has items (the items are points of their own). */
+  answerOwnWords: z.string().optional(),
   droppedIter: z.number().int().optional(),
   rebuttal: z.string().optional(),
   clarificationRequested: z.boolean(),
-  resolution: z.enum(['accepted', 'rejected', 'blocked', 'tradeoff', 'definitional', 'open-at-end']).optional(),
+  resolution: z.enum(['accepted', 'rejected', 'blocked', 'tradeoff', 'definitional', 'open-at-end', 'superseded']).optional(),
 });
 export type Challenge = z.infer<typeof Challenge>;
 
@@ -221,11 +214,61 @@ export const Arbitration = z.object({
 });
 export type Arbitration = z.infer<typeof Arbitration>;
 
+/** A point's place before it was superseded or folded into an answer: its status and bucket entry. */
+export const PointPlacement = z.object({
+  status: PointStatus,
+  iter: z.number().int(),
+  /** A challenge on it that the replacement closed, and the status it had. */
+  challenge: z.object({ id: z.string(), status: ChallengeStatus }).optional(),
+  agreed: AgreedItem.optional(),
+  dismissed: DismissedItem.optional(),
+  unresolved: UnresolvedItem.optional(),
+  notEvaluated: NotEvaluatedItem.optional(),
+});
+export type PointPlacement = z.infer<typeof PointPlacement>;
+
+export const Point = z.object({
+  id: z.string(),
+  iter: z.number().int(),
+  text: z.string(),
+  label: ReplyLabel.optional(),
+  source: z.enum(['consultee', 'stress-test']),
+  status: PointStatus,
+  triage: z.enum(['in-scope', 'out-of-scope', 'anchor-shift', 'new-argument']).optional(),
+  needsDecisive: z.boolean().optional(),
+  clarification: z.string().optional(),
+  /** The consultee's own number for the point in its reply. */
+  number: z.number().int().optional(),
+  /** Earlier points it extends, and challenges it mentions (P1.2, C1). */
+  refs: z.array(z.string()).optional(),
+  /** Quick mode: the consultee's answer to the orchestrator's objection. */
+  defense: z.string().optional(),
+  /** A partial concession accepted: the claim as narrowed by the consultee. */
+  narrowed: z.string().optional(),
+  /** Quick mode: how the answer to the objection was read (unclear: full or partial concession, the orchestrator says). */
+  answer: z.enum(['defense', 'partial', 'unclear']).optional(),
+  /** Quick mode: the answer's words outside its items, when it has items. */
+  answerOwnWords: z.string().optional(),
+  /** An item inside the answer to this challenge (or, in quick mode, to this point's objection). */
+  partOf: z.string().optional(),
+  /** The earlier point this one replaces, corrects or narrows, and who said so. */
+  supersedes: z.string().optional(),
+  supersededOn: z.enum(['consultee', 'orchestrator']).optional(),
+  /** Replaced by this later point: history now, no longer a claim. */
+  supersededBy: z.string().optional(),
+  /** Where a superseded (or folded) point stood before, so the record keeps it and an undo restores it. */
+  was: PointPlacement.optional(),
+});
+export type Point = z.infer<typeof Point>;
+
 /** A part of a reply parley could not apply with certainty: the orchestrator confirms or corrects it. */
 export const PendingReading = z.object({
-  /** S<k> section, U<k> question for the user, A<k> answer it could not match, M<k> or the point id (mention). */
+  /**
+   * S<k> section, U<k> question for the user, A<k> answer it could not match, M<k> or the point id (mention),
+   * R<k> a reference to an id that names nothing (target: the id as written).
+   */
   ref: z.string(),
-  kind: z.enum(['section', 'question', 'answer', 'mention']),
+  kind: z.enum(['section', 'question', 'answer', 'mention', 'reference']),
   text: z.string(),
   title: z.string().optional(),
   /** mention: the open challenge (quick: the contested point) it names; answer: the id it named. */

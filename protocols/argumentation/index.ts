@@ -10,33 +10,38 @@
  * as one judgment per iteration (judgment), applied item by item through those same rules. A
  * refusal names the rule and the legal next moves. Moves never read a clock: time comes in through
  * MoveContext; ids are F1.., P<n>.<consultee's number>, C1.., Q1...
+ * Folders: core/ (queries, mutations), rules/ (what is legal now), reading/ (what a reply says),
+ * report/ (the record rendered), moves/, prompts/, views/ (see CONTRIBUTING.md).
  * The MCP tools add `deliberationId`, persist the returned state, and never restate a rule.
  */
 import { z } from 'zod';
 import type { DeliberationState } from '../../schemas/argumentation.js';
-import { overCapacity } from './capacity.js';
-import { oversized } from './input-limits.js';
-import { JudgeInput, judge } from './judgment.js';
-import { ReplyRecordInput, replyRecord } from './reply-record.js';
-import type { MoveContext, MoveResult } from './result.js';
-import { ArbitrationRecordInput, arbitrationRecord } from './review-moves.js';
-import { SynthesizeInput, synthesize as synthesizeMove } from './synthesize.js';
+import { overCapacity } from './moves/capacity.js';
+import { oversized } from './core/input-limits.js';
+import { JudgeInput, judge } from './moves/judgment.js';
+import { ReplyRecordInput, replyRecord } from './moves/reply-record.js';
+import type { MoveContext, MoveResult } from './moves/result.js';
+import { ArbitrationRecordInput, arbitrationRecord } from './moves/review-moves.js';
+import { SynthesizeInput, synthesize as synthesizeMove } from './moves/synthesize.js';
 
-export type { MoveContext, MoveResult, Refusal, ItemRefusal } from './result.js';
-export { startDeliberation, StartInput, FRAMINGS } from './start.js';
-export { nextLegalMoves, nextLines, statusView, type LegalMove } from './legal-moves.js';
-export { pointActions, challengeActions } from './legal-actions.js';
-export { buildConsulteePrompt, buildArbitrationPrompt, nextConsulteePrompt, promptKind, type PromptKind } from './prompts.js';
-export { parseArbitrationReply } from './arbitration-reply.js';
-export { arbitrationPrecheck, arbitrationRefs } from './review-moves.js';
-export { consultPrecheck } from './consult-precheck.js';
-export { readReply } from './reply-reader.js';
-export type { Reading, ReadPoint, ReadAnswer } from './reading.js';
-export { phaseFor, ITERATION_CAP, QUICK_ITERATION_CAP } from './queries.js';
-export { placeCounts } from './synthesize.js';
-export { deliberationMarkdown, type MarkdownOptions } from './report-markdown.js';
-export { challengeTimeline, phaseOf, type ChallengeEvent, type ChallengeSpan } from './timeline.js';
-export { JudgeInput, PointJudgment, ChallengeJudgment } from './judgment.js';
+export type { MoveContext, MoveResult, Refusal, ItemRefusal } from './moves/result.js';
+export { startDeliberation, StartInput } from './moves/start.js';
+export { FRAMINGS } from './core/framings.js';
+export { nextLegalMoves, nextLines, type LegalMove } from './rules/legal-moves.js';
+export { statusView } from './views/status-view.js';
+export { pointActions, challengeActions } from './rules/legal-actions.js';
+export { buildConsulteePrompt, buildArbitrationPrompt, nextConsulteePrompt, promptKind, type PromptKind } from './prompts/prompts.js';
+export { parseArbitrationReply } from './reading/arbitration-reply.js';
+export { arbitrationPrecheck } from './moves/review-moves.js';
+export { arbitrationRefs } from './rules/arbitration-conditions.js';
+export { consultPrecheck } from './moves/consult-precheck.js';
+export { readReply } from './reading/reply-reader.js';
+export type { Reading, ReadPoint, ReadAnswer } from './reading/reading.js';
+export { phaseFor, ITERATION_CAP, QUICK_ITERATION_CAP } from './core/queries.js';
+export { placeCounts } from './moves/synthesize.js';
+export { deliberationMarkdown, type MarkdownOptions } from './report/report-markdown.js';
+export { challengeTimeline, phaseOf, type ChallengeEvent, type ChallengeSpan } from './report/timeline.js';
+export { JudgeInput, PointJudgment, ChallengeJudgment } from './moves/judgment.js';
 export { SynthesizeInput, ReplyRecordInput, ArbitrationRecordInput };
 
 export interface Move<I> {
@@ -80,4 +85,4 @@ export function applyMove(state: DeliberationState, name: string, input: unknown
   const result = m.apply(state, parsed.data, ctx);
   return (result.ok && overCapacity(state, result.state)) || result;
 }
-export { replyView } from './reply-view.js';
+export { replyView } from './views/reply-view.js';

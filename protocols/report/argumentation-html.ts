@@ -1,7 +1,7 @@
 import type { TopLevelSpec } from 'vega-lite';
 import type { DeliberationState } from '../../schemas/argumentation.js';
 import type { AuditRecord } from '../../state/audit-log.js';
-import { challengeTimeline, phaseOf } from '../argumentation/timeline.js';
+import { challengeTimeline, phaseOf } from '../argumentation/report/timeline.js';
 import { bucketOf, refText } from './argumentation-data.js';
 import { barChart, vegaLiteSvg } from './charts.js';
 import { cards, esc, figure, header, page, table, tag } from './html.js';

@@ -3,7 +3,7 @@
  * inline SVG, no scripts) or a Markdown summary, for an argumentation state, a dialogic run or a
  * debate transcript; and side-by-side comparisons of several (a sweep: one column per cell). Every run string is escaped.
  */
-import { deliberationMarkdown } from '../argumentation/report-markdown.js';
+import { deliberationMarkdown } from '../argumentation/report/report-markdown.js';
 import { argumentationHtml } from './argumentation-html.js';
 import { compareHtml, compareMarkdown } from './compare.js';
 import { dialogicHtml } from './dialogic-html.js';

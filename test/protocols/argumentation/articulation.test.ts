@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { sentences } from '../../../protocols/argumentation/queries.js';
+import { sentences } from '../../../protocols/argumentation/core/queries.js';
 import { judge, judged, points, withTwoPoints } from './helpers.js';
 
 const ONE = [

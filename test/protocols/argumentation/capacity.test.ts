@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { applyMove, startDeliberation } from '../../../protocols/argumentation/index.js';
-import { STATE_LIMIT_CHARS } from '../../../protocols/argumentation/capacity.js';
+import { STATE_LIMIT_CHARS } from '../../../protocols/argumentation/moves/capacity.js';
 import type { DeliberationState } from '../../../schemas/argumentation.js';
 
 const ctx = { now: '2026-01-01T00:00:00.000Z' };

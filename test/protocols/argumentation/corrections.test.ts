@@ -1,3 +1,4 @@
+import { isCurrent } from '../../../protocols/argumentation/core/claims.js';
 import { describe, expect, it } from 'vitest';
 import type { DeliberationState } from '../../../schemas/argumentation.js';
 import { replyView } from '../../../protocols/argumentation/index.js';
@@ -36,13 +37,14 @@ describe('reading corrections', () => {
     refusedWith(judge(start(), read('U1', 'question')), 'no-reading');
   });
 
-  it('reads a point that mentions an unanswered challenge as its defense: the point goes, the reminder is undone', () => {
+  it('reads a point that mentions an unanswered challenge as its defense: the point keeps its id as part of that answer, the reminder is undone', () => {
     const s = reply(challenged(), '1. This falls out of C1: warm restarts need persistence. INFERENCE');
     expect(s.challenges[0]).toMatchObject({ status: 'dropped', reminderSent: true });
     expect(pending(s)).toMatchObject([{ ref: 'P2.1', kind: 'mention', target: 'C1' }]);
     expect(s.scope.newPoints).toBe(1);
     const r = judged(s, read('P2.1', 'defense'));
-    expect(r.points.map((p) => p.id)).toEqual(['P1.1', 'P1.2']);
+    expect(r.points.filter(isCurrent).map((p) => p.id)).toEqual(['P1.1', 'P1.2']);
+    expect(r.points.find((p) => p.id === 'P2.1')).toMatchObject({ status: 'part-of-answer', partOf: 'C1' });
     expect(r.challenges[0]).toMatchObject({ status: 'defended', reminderSent: false, defenseIter: 2, defense: expect.stringContaining('warm restarts need persistence') });
     expect(r.scope.newPoints).toBe(0);
     // Now it is judged like any defense.
@@ -54,7 +56,7 @@ describe('reading corrections', () => {
     expect(s.challenges[0]).toMatchObject({ status: 'defended', defenseIter: 2 });
     const section = pending(s).find((p) => p.kind === 'section')!;
     const r = judged(s, { reading: [{ ref: 'P2.1', as: 'defense', challenge: 'C1' }, { ref: section.ref, as: 'defense', challenge: 'C1' }] });
-    expect(r.points.map((p) => p.id)).toEqual(['P1.1', 'P1.2']);
+    expect(r.points.filter(isCurrent).map((p) => p.id)).toEqual(['P1.1', 'P1.2']);
     expect(r.scope.newPoints).toBe(0);
     expect(r.challenges[0]!.defense).toContain('warm restarts matter here');
     expect(r.challenges[0]!.defense).toContain('persistence is on by default since 7.0');
@@ -127,8 +129,14 @@ describe('reading corrections', () => {
     const s = reply(challenged(), 'Re C1: I concede C1. The 40% was wrong. Batching halves the scan time on F6.');
     const before = s.challenges[0]!.status;
     const r = judged(s, read('C1', 'partial'));
-    expect([before, r.challenges[0]]).toMatchObject(['conceded', { status: 'defended', partial: true, narrowedClaim: expect.stringContaining('Batching halves the scan time') }]);
+    // Nothing here says which part is kept: no narrowed claim is guessed, so accepting it asks for the claim.
+    expect([before, r.challenges[0]]).toMatchObject(['conceded', { status: 'defended', partial: true }]);
+    expect(r.challenges[0]!.narrowedClaim).toBeUndefined();
     expect(replyView(r).answers).toMatchObject([{ challenge: 'C1', partialConcession: true }]);
+    const accept = { id: 'C1', verdict: 'accepted' as const, claimType: 'value' as const, reason: 'halving the scan time still matters here' };
+    refusedWith(judge(r, { challenges: [accept] }), 'narrowed-claim-required');
+    const stated = judged(r, { challenges: [{ ...accept, claim: 'Batching halves the scan time on F6.' }] });
+    expect(stated.points[0]).toMatchObject({ status: 'agreed', narrowed: 'Batching halves the scan time on F6.' });
   });
 
   it('shows the words behind each concession it applied, so that a defense misread as one can be read back', () => {

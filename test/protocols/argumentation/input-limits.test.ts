@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { applyMove, startDeliberation } from '../../../protocols/argumentation/index.js';
-import { LIMITS } from '../../../protocols/argumentation/input-limits.js';
+import { LIMITS } from '../../../protocols/argumentation/core/input-limits.js';
 
 const ctx = { now: '2026-01-01T00:00:00.000Z' };
 const started = () => {

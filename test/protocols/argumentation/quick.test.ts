@@ -40,6 +40,23 @@ describe('quick mode', () => {
     expect(s.points.find((p) => p.id === 'P1.2')).toMatchObject({ status: 'contested', narrowed: expect.stringContaining('unless one is already run') });
   });
 
+  it('a partial concession whose kept claim cannot be cut out is Agreed only as the orchestrator states it', () => {
+    const s = reply(objected(), 'Re P1.2: partly conceded; a second service is a real cost, though not here.');
+    expect(s.points.find((p) => p.id === 'P1.2')).toMatchObject({ status: 'contested', answer: 'partial' });
+    expect(s.points.find((p) => p.id === 'P1.2')?.narrowed).toBeUndefined();
+    const agree = { bucket: 'agreed', claimType: 'value', reason: 'our platform runs Redis already', revision: { from: 'SKEPTICAL', because: 'the platform already runs Redis' } };
+    refusedWith(judge(s, points(['P1.2', agree])), 'narrowed-claim-required');
+    const r = judged(s, points(['P1.2', { ...agree, claim: 'Redis Streams add a service only where none runs yet.' }]));
+    expect(r.points.find((p) => p.id === 'P1.2')).toMatchObject({ status: 'agreed', narrowed: 'Redis Streams add a service only where none runs yet.' });
+    refusedWith(judge(r, points(['P1.1', { claim: 'anything' }])), 'nothing-to-restate');
+  });
+
+  it('items inside an answer to an objection are points of that answer', () => {
+    const s = reply(objected(), 'Re P1.2: it still holds, for two reasons:\n\n1. INFERENCE: the team has no Redis on-call.\n2. EVIDENCE: compose.yml:1 lists only postgres.');
+    expect(s.points.filter((p) => p.iter === 2).map((p) => [p.id, p.partOf])).toEqual([['P2.1', 'P1.2'], ['P2.2', 'P1.2']]);
+    expect(replyView(s).answers).toMatchObject([{ point: 'P1.2', items: ['P2.1', 'P2.2'], text: 'Re P1.2: it still holds, for two reasons:' }]);
+  });
+
   it('ends at the first advance with nothing contested (convergence), else at the cap of 2', () => {
     const settled = judged(quick(), { ...points(['P1.1', agreeValue], ['P1.2', agreeValue], ['P1.3', { triage: 'out-of-scope', reason: 'throughput is not the question' }]), ...advance });
     expect([settled.n, settled.termination?.reason]).toEqual([1, 'convergence']);

@@ -4,10 +4,10 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
-import type { Reading } from '../../../protocols/argumentation/reading.js';
-import { answerPieces } from '../../../protocols/argumentation/reply-answers.js';
-import { askedAsPoint, isQuestionsTitle, onlyNothingFurther, questionsIn } from '../../../protocols/argumentation/reply-paragraphs.js';
-import { readReply } from '../../../protocols/argumentation/reply-reader.js';
+import type { Reading } from '../../../protocols/argumentation/reading/reading.js';
+import { answerPieces } from '../../../protocols/argumentation/reading/reply-answers.js';
+import { askedAsPoint, isQuestionsTitle, onlyNothingFurther, questionsIn } from '../../../protocols/argumentation/reading/reply-paragraphs.js';
+import { readReply } from '../../../protocols/argumentation/reading/reply-reader.js';
 
 export const REPLIES_DIR = join(dirname(fileURLToPath(import.meta.url)), 'replies');
 
@@ -18,13 +18,17 @@ interface ExpectedPoint {
   not?: string;
   pointRefs?: string[];
   mentions?: string[];
+  /** An item inside the answer to this id. */
+  partOf?: string;
+  /** Earlier points it says it replaces. */
+  supersedes?: string[];
 }
 interface ExpectedAnswer {
   ref: string;
   kind: string;
   has?: string;
-  /** A partial concession: what its narrowed claim must contain. */
-  narrowed?: string;
+  /** A partial concession: what its narrowed claim must contain; null: none can be cut out. */
+  narrowed?: string | null;
 }
 export interface Expected {
   headline?: string | null;
@@ -88,7 +92,7 @@ export function lostLines(text: string, reading: Reading): string[] {
   return text.split(/\r?\n/).filter((line) => {
     const content = norm(line).replace(MARKER, '').replace(/\s*:$/, '');
     if (!content || DECORATION.test(line) || /^\s*(?:```|~~~)/.test(line)) return false;
-    if (reading.nothingFurther && onlyNothingFurther(line)) return false;
+    if (reading.nothingFurther && (onlyNothingFurther(line) || onlyNothingFurther(line.replace(/^\s*\d{1,3}[.)]\s+/, '')))) return false;
     const title = /^\s{0,3}#{1,6}\s|^\s*(?:\*\*|__).*(?:\*\*|__):?\s*$|:\s*$/.test(line);
     if (title && reading.questions.length > 0 && isQuestionsTitle(content)) return false;
     const kept = (piece: string): boolean => parts.some((p) => p.includes(piece));
@@ -126,6 +130,8 @@ export function mismatches(reply: CorpusReply, reading = readCorpusReply(reply))
     if (want.not && contains(got.text, want.not)) out.push(`${at}: holds ${show(want.not)} which belongs elsewhere`);
     if (!sameSet(want.pointRefs ?? [], got.pointRefs)) out.push(`${at}: pointRefs expected [${want.pointRefs ?? []}], read [${got.pointRefs}]`);
     if (!sameSet(want.mentions ?? [], got.challengeMentions)) out.push(`${at}: mentions expected [${want.mentions ?? []}], read [${got.challengeMentions}]`);
+    if ((want.partOf ?? undefined) !== got.partOf) out.push(`${at}: partOf expected ${want.partOf ?? 'none'}, read ${got.partOf ?? 'none'}`);
+    if (!sameSet(want.supersedes ?? [], got.supersedes ?? [])) out.push(`${at}: supersedes expected [${want.supersedes ?? []}], read [${got.supersedes ?? []}]`);
   });
 
   const answers = e.answers ?? [];
@@ -140,6 +146,7 @@ export function mismatches(reply: CorpusReply, reading = readCorpusReply(reply))
     if (want.kind !== got.kind) out.push(`${at}: kind expected ${want.kind}, read ${got.kind}`);
     if (want.has && !contains(got.text, want.has)) out.push(`${at}: lacks ${show(want.has)}; text ${show(got.text)}`);
     if (want.narrowed && !contains(got.narrowedClaim ?? '', want.narrowed)) out.push(`${at}: narrowed claim lacks ${show(want.narrowed)}; read ${show(got.narrowedClaim ?? '(none)')}`);
+    if (want.narrowed === null && got.narrowedClaim !== undefined) out.push(`${at}: expected no narrowed claim (it cannot be cut out), read ${show(got.narrowedClaim)}`);
   }
 
   if ((e.nothingFurther ?? false) !== reading.nothingFurther) out.push(`nothingFurther: expected ${e.nothingFurther ?? false}, read ${reading.nothingFurther}`);

@@ -2,7 +2,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { JudgeInput, parseArbitrationReply, readReply } from '../../../protocols/argumentation/index.js';
-import { detectFormatFailure } from '../../../protocols/argumentation/reply-record.js';
+import { detectFormatFailure } from '../../../protocols/argumentation/moves/reply-record.js';
 import { lostLines } from './reading-corpus.js';
 
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { readReply } from '../../../protocols/argumentation/reply-reader.js';
+import { readReply } from '../../../protocols/argumentation/reading/reply-reader.js';
 
 const numbers = (text: string, quick = false) => readReply(text, { quick }).points.map((p) => p.number);
 const answers = (text: string, quick = false) => readReply(text, { quick }).answers.map((a) => [a.ref, a.kind]);
@@ -227,10 +227,10 @@ describe('readReply: questions and sections', () => {
 
 
 describe('readReply: review fixes', () => {
-  it('keeps the claim a partial concession keeps, or the whole answer when it cannot be cut out', () => {
+  it('keeps the claim a partial concession keeps, or none when it cannot be cut out (never the whole answer)', () => {
     const anaphoric = 'Re C1: I concede the 1k figure, but that narrower claim stands. EVIDENCE: bench shows p99 grows under churn.';
     const a = readReply(anaphoric).answers[0];
-    expect([a?.kind, a?.narrowedClaim]).toEqual(['partial-concession', anaphoric]);
+    expect([a?.kind, a?.narrowedClaim]).toEqual(['partial-concession', undefined]);
     const kept = readReply('Re C1: I concede the 1k figure, but the degradation under heavy churn stands. EVIDENCE: bench.txt:4').answers[0];
     expect(kept?.narrowedClaim).toBe('the degradation under heavy churn stands.');
     const stated = readReply('Re C1: Partly conceded. Narrowed claim: SKIP LOCKED degrades under churn. EVIDENCE: bench.txt:4').answers[0];

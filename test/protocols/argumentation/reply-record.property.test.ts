@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { DeliberationState } from '../../../schemas/argumentation.js';
 import { applyMove, readReply, replyView, startDeliberation, type MoveResult } from '../../../protocols/argumentation/index.js';
-import { idsIn } from '../../../protocols/argumentation/reply-answers.js';
+import { idsIn } from '../../../protocols/argumentation/reading/reply-answers.js';
 import { replyArb } from './reply-generator.js';
 
 // Nothing a reply says is dropped silently: every point the reader finds becomes a point of the state

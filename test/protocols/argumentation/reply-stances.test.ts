@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { answerKind, narrowedClaim } from '../../../protocols/argumentation/reply-answers.js';
-import { readReply } from '../../../protocols/argumentation/reply-reader.js';
-import { detectFormatFailure } from '../../../protocols/argumentation/reply-record.js';
+import { answerKind, narrowedClaim } from '../../../protocols/argumentation/reading/reply-answers.js';
+import { readReply } from '../../../protocols/argumentation/reading/reply-reader.js';
+import { detectFormatFailure } from '../../../protocols/argumentation/moves/reply-record.js';
 
 // The misreadings of the issue-12 audit: a wrong full concession dismisses a point silently, so an ambiguous
 // answer reads as a defense or a partial concession, and every id the reply names is answered or listed.

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { applyMove, deliberationMarkdown, startDeliberation, type MoveResult } from '../../../protocols/argumentation/index.js';
-import { resolutionIterations } from '../../../protocols/argumentation/timeline.js';
+import { resolutionIterations } from '../../../protocols/argumentation/report/timeline.js';
 import { loadReportSource, reportHtml, reportMarkdown } from '../../../protocols/report/index.js';
 import type { DeliberationState } from '../../../schemas/argumentation.js';
 import type { AuditRecord } from '../../../state/audit-log.js';

@@ -1,0 +1,92 @@
+import { z } from 'zod';
+import { ClaimType, EvidenceType, type DeliberationState } from '../../../schemas/argumentation.js';
+import { citedFactIds, findFact, isSubstantive, saysNone, sentences } from '../core/queries.js';
+import { refuse, type MoveResult } from './result.js';
+import { evidenceReason } from '../core/evidence.js';
+
+/** Fields that put a point into Agreed; shared by point verdicts, challenge verdicts and buckets. */
+export const AgreedFields = {
+  claimType: ClaimType.optional().describe('empirical: execution|textual evidence; logical: premises; value: n/a'),
+  evidenceType: EvidenceType.optional(),
+  evidence: z.string().optional().describe('output, path:line quote, or verified fact ids'),
+  premises: z.array(z.string()).optional().describe('logical: user/verified fact ids it follows from'),
+  reason: z.string().optional().describe('why: AGREE value claims, dismissals, out-of-scope or anchor-shift triage'),
+};
+
+export interface AgreedInput {
+  claimType?: ClaimType;
+  evidenceType?: EvidenceType;
+  evidence?: string;
+  premises?: string[];
+  reason?: string;
+}
+
+export type AgreedGate = { claimType: ClaimType; evidenceType: EvidenceType; evidence?: string; premises?: string[]; reason: string };
+
+/** A deduction rests only on facts the consultee cannot have put there unverified: active user or verified facts. */
+function logicalGate(state: DeliberationState, pointId: string, input: AgreedInput, reason: string): MoveResult | AgreedGate {
+  const premises = [...new Set([...(input.premises ?? []), ...citedFactIds(input.evidence)])];
+  if (!premises.length) return refuse(state, 'evidence-gate', `${pointId} is logical: cite the ledger facts it follows from (premises: ["F1", ...]).`);
+  const bad = premises.filter((id) => {
+    const fact = findFact(state, id);
+    return !fact || fact.supersededBy || fact.refuted || (fact.tag !== 'user' && fact.tag !== 'verified');
+  });
+  if (bad.length) {
+    return refuse(state, 'evidence-gate', `Premises of ${pointId} must be active user or verified facts; ${bad.join(', ')} ${bad.length > 1 ? 'are' : 'is'} not (verify a codex-unverified fact with a ledger verify item first).`);
+  }
+  return { claimType: 'logical', evidenceType: 'deduction', evidence: input.evidence, premises, reason };
+}
+
+
+export function evidenceGate(state: DeliberationState, pointId: string, input: AgreedInput): MoveResult | AgreedGate {
+  if (!input.claimType) return refuse(state, 'evidence-gate', `Say whether ${pointId} is empirical, logical or a value judgment (claimType) before it can be Agreed.`);
+  // Evidence or premises say why an empirical or logical claim holds; a value claim needs its reason.
+  // Short, so the report does not print the evidence twice.
+  const implied = input.claimType === 'value' ? undefined : input.evidence?.trim() ? evidenceReason(input.evidenceType) : input.premises?.length ? `follows from ${input.premises.join(', ')}` : undefined;
+  const reason = substantive(state, input.reason ?? implied, `Agreeing with ${pointId}`);
+  if (typeof reason !== 'string') return reason;
+  if (input.claimType === 'value') return { claimType: 'value', evidenceType: 'n/a', evidence: input.evidence, reason };
+  if (input.claimType === 'logical') return logicalGate(state, pointId, input, reason);
+  if (input.evidenceType !== 'execution' && input.evidenceType !== 'textual') {
+    return refuse(state, 'evidence-gate', `${pointId} is empirical: Agreed needs evidenceType execution or textual (unclear evidence is not evidence); verify it or keep it contested.`);
+  }
+  if (!input.evidence?.trim()) return refuse(state, 'evidence-gate', `${pointId}: name the ${input.evidenceType} evidence (output, or path:line with a verbatim quote).`);
+  const unverified = citedFactIds(input.evidence).filter((id) => findFact(state, id)?.tag === 'codex-unverified' || findFact(state, id)?.refuted);
+  if (unverified.length) {
+    return refuse(state, 'evidence-gate', `${unverified.join(', ')} are consultee claims not verified: verify them (a ledger item with action verify) before using them as evidence.`);
+  }
+  return { claimType: 'empirical', evidenceType: input.evidenceType, evidence: input.evidence, reason };
+}
+
+export function substantive(state: DeliberationState, reason: string | undefined, what: string): MoveResult | string {
+  if (!isSubstantive(reason)) return refuse(state, 'substantive-reason', `${what} needs a substantive reason (a few words that say why), not "${reason ?? ''}".`);
+  return (reason ?? '').trim();
+}
+
+/** SKEPTICAL and REJECT must name the flaw in one sentence; "none" contradicts the classification. */
+export function articulateFlaw(state: DeliberationState, classification: string, flaw: string | undefined): MoveResult | undefined {
+  if (!flaw?.trim()) return refuse(state, 'articulation', `${classification} must state the flaw in one sentence (flaw).`);
+  if (saysNone(flaw)) return refuse(state, 'articulation', `"Flaw: none" contradicts ${classification}: classify AGREE, or name the flaw.`);
+  const found = sentences(flaw);
+  if (found.length > 1) {
+    return refuse(state, 'articulation', `State the flaw in one sentence; put the rest in evidence or reason. Found ${found.length}: ${found.map((s) => `"${s}"`).join(' ')}`);
+  }
+  return undefined;
+}
+
+export interface BlockedInput {
+  measurement?: string;
+  threshold?: string;
+  verdictChange?: string;
+}
+
+/** Blocked is only valid with what to measure, the threshold that matters and how the verdict changes. */
+export function blockedRule(state: DeliberationState, input: BlockedInput): MoveResult | undefined {
+  const missing = (['measurement', 'threshold', 'verdictChange'] as const).filter((k) => !input[k]?.trim());
+  if (missing.length) {
+    return refuse(state, 'blocked-needs-measurement', `Blocked needs measurement, threshold and verdictChange (missing: ${missing.join(', ')}); without them it counts as a failed defense.`);
+  }
+  return undefined;
+}
+
+export const isRefusal = (x: unknown): x is MoveResult => typeof x === 'object' && x !== null && 'ok' in x;

@@ -1,0 +1,229 @@
+import { z } from 'zod';
+import { Classification, DismissTag, type DeliberationState } from '../../../schemas/argumentation.js';
+import { bucketAssign } from './bucket-moves.js';
+import { challengeResolve, ChallengeResolveInput } from './challenge-moves.js';
+import { AgreedFields } from './gates.js';
+import { iterationAdvance } from './iteration.js';
+import { actionsFor } from '../rules/legal-actions.js';
+import { nextLegalMoves } from '../rules/legal-moves.js';
+import { LedgerUpdateInput, ledgerUpdate } from './ledger-moves.js';
+import { pointEvaluate, pointTriage, Revision } from './point-moves.js';
+import { findPoint } from '../core/queries.js';
+import type { Point } from '../../../schemas/argumentation.js';
+import { supersede, supersessionBlocker } from './supersede.js';
+import { correctReading, ReadingCorrection } from './reading-corrections.js';
+import { surfaceQuestion } from '../core/mutations.js';
+import { accept, draft, refuse, requireActive, type ItemRefusal, type MoveContext, type MoveResult } from './result.js';
+import { StressTestRecordInput, stressTestRecord, warrantStressTest } from './review-moves.js';
+import { synthesize, SynthesizeInput } from './synthesize.js';
+import { rebuildReport } from '../report/synthesis-report.js';
+
+const Blocked = {
+  measurement: z.string().optional(),
+  threshold: z.string().optional(),
+  verdictChange: z.string().optional(),
+};
+
+/** Everything decided about one point: triage, classification and placement, applied in that order. */
+export const PointJudgment = z.object({
+  id: z.string(),
+  supersedes: z.string().optional().describe('an earlier point this one replaces, corrects or narrows'),
+  claim: z.string().optional().describe('quick: the claim as it now stands, after a partial concession'),
+  triage: z.enum(['in-scope', 'out-of-scope', 'anchor-shift', 'new-argument']).optional().describe('default in-scope; new-argument (DEVELOPMENT on): Not Evaluated'),
+  decisive: z.boolean().optional().describe('CRYSTALLIZATION: settles the exact claim'),
+  verdict: Classification.optional(),
+  flaw: z.string().optional().describe('SKEPTICAL/REJECT: one sentence; ILL-FORMED: what to clarify'),
+  terminalWhy: z.string().optional().describe('REJECT'),
+  contradicts: z.string().optional().describe("consultee's earlier point it contradicts"),
+  revision: Revision.optional(),
+  ...AgreedFields,
+  bucket: z.enum(['agreed', 'dismissed', 'unresolved']).optional().describe('place a point already classified'),
+  tag: DismissTag.extract(['REJECTED', 'FALSE', 'RISKY', 'VIOLATES-CONSTRAINT']).optional().describe('dismissed'),
+  status: z.enum(['blocked', 'tradeoff', 'definitional']).optional().describe('unresolved'),
+  crux: z.string().optional().describe('unresolved: what it turns on'),
+  ...Blocked,
+});
+export type PointJudgment = z.infer<typeof PointJudgment>;
+
+export const ChallengeJudgment = ChallengeResolveInput.omit({ challengeId: true }).extend({ id: z.string() });
+export type ChallengeJudgment = z.infer<typeof ChallengeJudgment>;
+
+export const JudgeInput = z.object({
+  ledger: z.array(LedgerUpdateInput).optional(),
+  reading: z.array(ReadingCorrection).optional(),
+  points: z.array(PointJudgment).optional(),
+  challenges: z.array(ChallengeJudgment).optional(),
+  stressTest: StressTestRecordInput.optional(),
+  questions: z.array(z.string().min(1)).optional().describe('for the user: surfaced in the report'),
+  phase: z
+    .object({
+      advance: z.boolean().optional(),
+      stressTestWarranted: z.boolean().optional(),
+      trivial: z.boolean().optional().describe('factual question settled: exit'),
+    })
+    .optional(),
+  synthesis: SynthesizeInput.optional().describe('applied if the deliberation ends'),
+});
+export type JudgeInput = z.infer<typeof JudgeInput>;
+
+type Step = (s: DeliberationState) => MoveResult;
+
+/**
+ * One judgment per iteration. Items are applied in order (ledger, reading, points, challenges,
+ * stress test), each through the same move as on its own; a refused item leaves the state as the
+ * items before it made it (every state reached is one a sequence of legal moves reaches; a point
+ * item's triage, verdict and bucket stand or fall together) and comes back with its rule and legal
+ * actions. The advance and the synthesis run only when nothing was refused: they presume every
+ * decision before them.
+ */
+export function judge(state: DeliberationState, input: JudgeInput, ctx: MoveContext): MoveResult {
+  let current = state;
+  const effects: string[] = [];
+  const refused: Omit<ItemRefusal, 'legal'>[] = [];
+  const run = (item: string, ref: string | undefined, step: Step): boolean => {
+    const result = step(current);
+    if (!result.ok) {
+      refused.push({ item, ...(ref ? { ref } : {}), rule: result.refusal.rule, message: result.refusal.message });
+      return false;
+    }
+    current = result.state;
+    effects.push(...result.effects);
+    return true;
+  };
+
+  input.ledger?.forEach((fact, i) => run(`ledger[${i}]`, fact.factId, (s) => ledgerUpdate(s, fact, ctx)));
+  input.reading?.forEach((c, i) => run(`reading[${i}]`, undefined, (s) => correctReading(s, c, ctx)));
+  input.points?.forEach((p, i) => run(`points[${i}]`, p.id, judgePoint(p, ctx)));
+  input.challenges?.forEach((c, i) => {
+    const { id, ...rest } = c;
+    run(`challenges[${i}]`, id, (s) => challengeResolve(s, { ...rest, challengeId: id }, ctx));
+  });
+  if (input.stressTest) run('stressTest', undefined, (s) => stressTestRecord(s, input.stressTest!, ctx));
+  input.questions?.forEach((q, i) => run(`questions[${i}]`, undefined, (s) => askUser(s, q, ctx)));
+
+  const phase = input.phase;
+  if (phase?.stressTestWarranted) run('phase.stressTestWarranted', undefined, (s) => warrantStressTest(s, ctx));
+  if (phase?.advance || phase?.trivial) {
+    if (refused.length) effects.push(`no advance: ${refused.length} item(s) refused; send them again, corrected, with phase.advance`);
+    else {
+      const from = effects.length;
+      run('phase', undefined, (s) => iterationAdvance(s, { trivial: phase.trivial }, ctx));
+      // The warrant recorded in this same judgment has just said why the test waits.
+      if (phase.stressTestWarranted) effects.splice(from, Infinity, ...effects.slice(from).filter((e) => !e.startsWith('stress test warranted but not run')));
+    }
+  }
+  if (input.synthesis) {
+    if (current.status !== 'terminated') effects.push('synthesis not applied: the deliberation continues');
+    else if (refused.length) effects.push('synthesis not applied: some items were refused');
+    else run('synthesis', undefined, (s) => synthesize(s, input.synthesis!, ctx));
+  }
+  // A report already built follows later changes (a bucket moved, a fact verified): it never goes stale.
+  if (current !== state && current.report && state.report && !input.synthesis) {
+    current = structuredClone(current);
+    rebuildReport(current);
+    effects.push('report rebuilt');
+  }
+  // What is legal is said of the state this judgment leaves: later items may have changed it.
+  const legal = refused.map((r) => ({ ...r, legal: r.ref && /^[PC]\d/.test(r.ref) ? actionsFor(current, r.ref) : nextLegalMoves(current).map((m) => m.move) }));
+  if (current === state && refused.length) {
+    return { ok: true, state, effects, refused: legal };
+  }
+  return { ...(accept(current === state ? structuredClone(state) : current, effects, ctx) as Extract<MoveResult, { ok: true }>), refused: legal };
+}
+
+/** Applies steps in order as one: the first refusal refuses them all. */
+function chain(state: DeliberationState, steps: Step[]): MoveResult {
+  let current = state;
+  const effects: string[] = [];
+  for (const step of steps) {
+    const result = step(current);
+    if (!result.ok) return result;
+    current = result.state;
+    effects.push(...result.effects);
+  }
+  return { ok: true, state: current, effects };
+}
+
+/** A question for the user the orchestrator surfaces itself: one asked inside a point, or its own. */
+function askUser(s: DeliberationState, text: string, ctx: MoveContext): MoveResult {
+  const guard = requireActive(s);
+  if (guard) return guard;
+  const next = draft(s);
+  return accept(next, [`${surfaceQuestion(next, text.trim())} surfaced`], ctx);
+}
+
+function triage(s: DeliberationState, p: PointJudgment, ctx: MoveContext): MoveResult {
+  const { id } = p;
+  const point = findPoint(s, id);
+  if (!point) return refuse(s, 'unknown-point', `No point ${id}.`);
+  if (point.status !== 'pending-triage') {
+    // A triage other than the recorded one cannot apply; dropping it silently would lose a decision.
+    if (p.triage && p.triage !== point.triage) return refuse(s, 'already-triaged', `${id} is ${point.status}${point.triage ? ` (triaged ${point.triage})` : ''}, not waiting for triage.`);
+    return { ok: true, state: s, effects: [] };
+  }
+  const given = p.triage ?? (p.verdict || p.bucket ? 'in-scope' : undefined);
+  if (!given) return refuse(s, 'triage-first', `${id} awaits triage: give it a triage or a verdict (a verdict implies in-scope).`);
+  // Else the triage would send it to Not Evaluated and the verdict be refused for a state the item never leaves.
+  if (point.needsDecisive && !p.decisive && given === 'in-scope' && (p.verdict || p.bucket)) {
+    return refuse(s, 'decisive-evidence', `${id} is evidence in CRYSTALLIZATION: a verdict needs decisive: true (it settles the exact claim); triaged alone, it goes to Not Evaluated.`);
+  }
+  const reason = given === 'in-scope' ? 'in scope of the question as asked' : (p.reason ?? p.crux ?? '');
+  const result = pointTriage(s, { pointId: id, triage: given, reason, decisive: p.decisive }, ctx);
+  // An in-scope triage implied by the verdict is no news; only where it sent the point is.
+  if (result.ok && !p.triage && result.effects.every((e) => e.endsWith('evaluate it'))) return { ...result, effects: [] };
+  return result;
+}
+
+/** The orchestrator records that a point replaces an earlier one: the earlier one becomes history. */
+function replace(s: DeliberationState, id: string, old: string, ctx: MoveContext): MoveResult {
+  const guard = requireActive(s);
+  if (guard) return guard;
+  const current = findPoint(s, id);
+  if (current?.supersedes === old) return { ok: true, state: s, effects: [] };
+  const blocked = supersessionBlocker(s, id, old);
+  if (blocked) return refuse(s, 'unknown-version', `${id} cannot replace ${old}: ${blocked}.`);
+  const next = draft(s);
+  return accept(next, [supersede(next, id, old, 'orchestrator')], ctx);
+}
+
+/** Quick mode: what a point now claims after its answer gave part of it up (the reading could not cut it out). */
+function restate(s: DeliberationState, p: PointJudgment, ctx: MoveContext): MoveResult {
+  const point = findPoint(s, p.id);
+  if (!point) return refuse(s, 'unknown-point', `No point ${p.id}.`);
+  if (s.mode !== 'quick' || (point.answer !== 'partial' && point.answer !== 'unclear')) {
+    return refuse(s, 'nothing-to-restate', `claim restates a quick-mode point whose answer gave part of it up; ${p.id} has no such answer${s.mode === 'quick' ? '' : ' (standard and minimal: give claim on the accepted challenge)'}.`);
+  }
+  const next = draft(s);
+  Object.assign(findPoint(next, p.id) as Point, { narrowed: p.claim!.trim(), answer: 'partial' });
+  return accept(next, [`${p.id} now claims: as you stated it`], ctx);
+}
+
+/** A narrowed claim is a claim: a quick point whose answer kept only part of it is Agreed as that part, stated. */
+function narrowedStated(s: DeliberationState, p: PointJudgment): MoveResult | undefined {
+  const point = findPoint(s, p.id);
+  if (p.bucket !== 'agreed' || !point || point.narrowed || (point.answer !== 'partial' && point.answer !== 'unclear')) return undefined;
+  return refuse(s, 'narrowed-claim-required', `${p.id}'s answer gave part of the claim up and parley could not cut out what it keeps: give claim (the claim as it now stands) with the bucket.`);
+}
+
+/** One point item is one step (supersession, claim, triage, verdict, bucket in that order): a refused item changes nothing. */
+function judgePoint(p: PointJudgment, ctx: MoveContext): Step {
+  const { id } = p;
+  const steps: Step[] = [];
+  if (p.supersedes) steps.push((s) => replace(s, id, p.supersedes!, ctx));
+  if (p.claim?.trim()) steps.push((s) => restate(s, p, ctx));
+  steps.push((s) => narrowedStated(s, p) ?? { ok: true, state: s, effects: [] });
+  steps.push((s) => triage(s, p, ctx));
+  if (p.verdict) {
+    steps.push((s) =>
+      pointEvaluate(s, { pointId: id, classification: p.verdict!, flaw: p.flaw, terminalWhy: p.terminalWhy, revision: p.revision, contradicts: p.contradicts, claimType: p.claimType, evidenceType: p.evidenceType, evidence: p.evidence, premises: p.premises, reason: p.reason }, ctx),
+    );
+  }
+  if (p.bucket) {
+    steps.push((s) => {
+      // A verdict that already placed the point there makes the bucket a confirmation, not a second move.
+      if (findPoint(s, id)?.status === p.bucket) return { ok: true, state: s, effects: [] };
+      return bucketAssign(s, { pointId: id, bucket: p.bucket!, tag: p.tag, status: p.status, crux: p.crux, measurement: p.measurement, threshold: p.threshold, verdictChange: p.verdictChange, revision: p.revision, claimType: p.claimType, evidenceType: p.evidenceType, evidence: p.evidence, premises: p.premises, reason: p.reason }, ctx);
+    });
+  }
+  return (s) => chain(s, steps);
+}
