@@ -26,6 +26,10 @@ export async function vegaLiteSvg(spec: TopLevelSpec): Promise<string> {
   }
 }
 
+const DASHES = [[1, 0], [7, 4], [2, 3], [10, 3, 2, 3], [4, 4]];
+/** One legend for colour and dash, each entry a stroke sample; a run's whole name (a sweep cell's parameters) fits. */
+const LINE_LEGEND = { orient: 'bottom', direction: 'vertical', symbolType: 'stroke', symbolStrokeWidth: 2, symbolSize: 260, labelLimit: 420 };
+
 export interface SeriesPoint {
   x: number;
   y: number | null;
@@ -59,7 +63,9 @@ export function lineChart(input: SeriesPoint[], options: { title: string; x: str
     encoding: {
       x: { field: 'x', type: 'quantitative', title: options.x, scale: { nice: false, zero: false }, axis: { values: [...new Set(points.map((p) => p.x))], format: 'd' } },
       y: { field: 'y', type: 'quantitative', title: options.y, ...(options.yDomain && { scale: { domain: options.yDomain } }) },
-      color: multi ? { field: 'series', type: 'nominal', title: null, legend: { orient: 'bottom', direction: 'vertical' } } : { value: '#2f5da8' },
+      color: multi ? { field: 'series', type: 'nominal', title: null, legend: LINE_LEGEND } : { value: '#2f5da8' },
+      // Each line its own dash too: where two runs agree for a few rounds, both stay visible.
+      ...(multi && { strokeDash: { field: 'series', type: 'nominal', title: null, scale: { range: DASHES }, legend: LINE_LEGEND } }),
       tooltip: [{ field: 'series' }, { field: 'x' }, { field: 'y' }],
     },
   } as TopLevelSpec);

@@ -58,7 +58,11 @@ td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; white-sp
 .figure.graph svg { margin: 0 auto; }
 .grid2 { display: grid; grid-template-columns: 1fr 1fr; gap: 20px; }
 @media (max-width: 860px) { .grid2 { grid-template-columns: 1fr; } th, th.num { white-space: normal; } }
-@media (max-width: 720px) { main { padding: 20px 16px 48px; } th, td { padding: 6px 6px; } }
+@media (max-width: 720px) {
+  main { padding: 20px 16px 48px; }
+  th, td { padding: 6px 6px; }
+  table.compare th:first-child, table.compare td:first-child { width: 120px; }
+}
 .charts { display: grid; grid-template-columns: repeat(auto-fill, minmax(330px, 1fr)); gap: 10px 24px; align-items: start; }
 details { border: 1px solid var(--line); border-radius: 6px; padding: 6px 12px; margin: 6px 0; }
 details summary { cursor: pointer; font-weight: 600; }
