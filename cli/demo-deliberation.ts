@@ -37,8 +37,12 @@ const QUESTION = 'What p95 latency does the catalogue endpoint show in productio
 const SYNTHESIS = {
   recommendation: 'Not yet. Measure the p95 latency of the catalogue endpoint first; add Redis only if the database is where the time goes, and then with explicit invalidation on every price change.',
   confidence: 'medium',
-  caveats: ['Whether Postgres already serves the catalogue from memory was argued, not measured: it stays open until the p95 is known.'],
+  caveats: [
+    'Whether Postgres already serves the catalogue from memory was argued, not measured: it stays open until the p95 is known.',
+    "This is parley's demo: Codex was answered by parley's local demo model (canned replies chosen by rules, no language model) and these judgments were scripted. It shows the mechanics, not advice.",
+  ],
 };
+const MATERIAL = "parley demo: Codex CLI is pointed at parley's local demo model on 127.0.0.1, and the orchestrator's judgments are scripted.";
 
 export interface DemoDeliberation {
   statePath: string;
@@ -105,7 +109,7 @@ export async function runDemoDeliberation(options: { baseUrl: string; dir: strin
       return structured;
     };
     const consult = { waitSeconds: 600 };
-    let result = await call('delib_start', { question: DEMO_QUESTION, mode: 'minimal', constraints: CONSTRAINTS, consult });
+    let result = await call('delib_start', { question: DEMO_QUESTION, mode: 'minimal', constraints: CONSTRAINTS, material: MATERIAL, consult });
     const id = result.deliberationId;
     let turns = result.consult?.codex?.turns ?? 0;
     options.say(`argumentation: Codex answered iteration 1 with ${result.consult?.reply?.points?.length ?? 0} numbered points`);

@@ -129,6 +129,7 @@ describe('parley demo (the built CLI, the real codex binary)', () => {
     expect(argumentation).toContain('Agreed (4)');
     expect(argumentation).toMatch(/<b>P1\.2<\/b> with the default settings Postgres keeps a catalogue of a few MB in memory/);
     expect(argumentation).toContain('What p95 latency does the catalogue endpoint show in production today?');
+    expect(argumentation).toContain('This is parley&#39;s demo: Codex was answered by parley&#39;s local demo model');
     for (const page of [debate, dialogic, argumentation]) expect(page).not.toMatch(/<script/i);
 
     // Codex ran (through the demo's own CODEX_HOME); nothing of it, and not the demo model, is left.
