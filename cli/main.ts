@@ -35,6 +35,7 @@ const LAZY_COMMANDS: Record<string, { load: () => Promise<void>; usage: string; 
   debate: { load: async () => (await import('./debate.js')).registerDebateCommand(program), usage: 'debate [options]', summary: 'run a debate' },
   report: { load: async () => (await import('./report.js')).registerReportCommand(program), usage: 'report <file...>', summary: 'HTML or Markdown report of a run or deliberation' },
   sweep: { load: async () => (await import('./sweep.js')).registerSweepCommand(program), usage: 'sweep <matrix>', summary: 'run a parameter sweep' },
+  demo: { load: async () => (await import('./demo.js')).registerDemoCommand(program), usage: 'demo [--out DIR]', summary: 'see parley work with no keys: runs against a local demo model, with HTML reports' },
   doctor: { load: async () => (await import('./doctor.js')).registerDoctorCommand(program), usage: 'doctor', summary: 'check node, codex, claude, keys, endpoints, state folder, plugin' },
 };
 

@@ -24,3 +24,9 @@ export function asOptionParser<T>(parse: (value: string) => T): (value: string) 
     }
   };
 }
+
+/** A TCP port to listen on (1 to 65535). */
+export function portNumber(value: string): number {
+  if (!/^[1-9]\d{0,4}$/.test(value) || Number(value) > 65_535) throw new InvalidArgumentError(`expected a port from 1 to 65535, got '${value}'`);
+  return Number(value);
+}

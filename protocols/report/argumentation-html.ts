@@ -109,7 +109,8 @@ async function timelineFigure(state: DeliberationState, audit: readonly AuditRec
     $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
     width: Math.min(760, Math.max(380, 110 * last)),
     height: Math.max(60, 30 * spans.length),
-    resolve: { scale: { color: 'independent' }, legend: { color: 'independent' } },
+    // Phases and events each get a legend of their own; shape and colour of an event share one.
+    resolve: { scale: { color: 'independent', shape: 'independent' }, legend: { color: 'independent', shape: 'independent' } },
     encoding: { x: { type: 'quantitative', scale: { domain: [0.5, last + 0.5], nice: false }, axis: { values: bands.map((_, i) => i + 1), format: 'd', title: 'iteration' } } },
     layer: [
       {

@@ -1,3 +1,4 @@
+import { basename } from 'node:path';
 import { mdSection, mdTable, mdText } from '../markdown.js';
 import { esc, fmt, table } from './html.js';
 import type { SweepCell, SweepTable } from './sweep-source.js';
@@ -30,8 +31,9 @@ export function sweepHtml(sweep: SweepTable): string {
   const rows = [['runs', ...sweep.cells.map((cell) => cell.runs)], ...sweep.measures.map((measure) => [measure, ...sweep.cells.map((cell) => meanText(cell, measure))])];
   return [
     `<h2>${esc(title(sweep))}</h2>`,
-    `<p class="muted">${esc(note(sweep))} <span class="muted">${esc(sweep.dir)}</span></p>`,
-    `<div class="wide">${table(['measure', ...sweep.cells.map((cell) => cell.label)], rows, [], 'compare')}</div>`,
+    // The folder by its name only: a report is shared, and an absolute path says where its author keeps files.
+    `<p class="muted">${esc(note(sweep))} Folder: ${esc(basename(sweep.dir))}.</p>`,
+    table(['measure', ...sweep.cells.map((cell) => cell.label)], rows, [], 'compare'),
   ].join('\n');
 }
 

@@ -1,8 +1,10 @@
 import { analyzeDebate } from '../debate/analyze.js';
+import { DebateTranscript } from '../../schemas/debate.js';
 import { measureDialogic } from '../dialogic/analyze.js';
 import { barChart, lineChart } from './charts.js';
 import { sweepHtml, sweepMarkdown } from './compare-sweep.js';
-import { majorityText } from './debate-turns.js';
+import { slotLabel } from './dialogic-data.js';
+import { agentLabel, majorityText } from './debate-turns.js';
 import { esc, figure, fmt, num, page, pct, table } from './html.js';
 import { mdSection, mdTable, mdText } from '../markdown.js';
 import type { ReportKind, ReportSource } from './source.js';
@@ -48,15 +50,17 @@ function measureRows(kind: ReportKind, sources: ReportSource[]): Row[] {
       row('negotiation cycles', (m) => m.cycles.length),
     ];
   }
-  const ss = sources.flatMap((s) => (s.kind === 'debate' ? [analyzeDebate(s.transcript).measures.summary] : []));
+  const transcripts = sources.flatMap((s) => (s.kind === 'debate' ? [DebateTranscript.parse(s.transcript)] : []));
+  const ss = transcripts.map((transcript) => analyzeDebate(transcript).measures.summary);
   const rcaSycophantic = (m: (typeof ss)[number]) => (Object.keys(m.rcaVerdicts).length ? (m.rcaVerdicts.INCONSISTENT_SYCOPHANTIC ?? 0) : null);
+  const dominant = ss.map((m, i) => (m.dominantAgent === null ? null : agentLabel(transcripts[i]!, m.dominantAgent)));
   const row = (name: string, pick: (m: (typeof ss)[number]) => string | number | null): Row => [name, ...ss.map(pick)];
   return [
     row('agents / rounds', (m) => `${m.agentCount} / ${m.roundsRun}`),
     row('stopped by', (m) => m.stopReason),
     row('final answer', (m) => majorityText({ majorityAnswer: m.finalMajorityAnswer, tiedAnswers: m.finalTiedAnswers })),
     row('final agreement', (m) => `${m.agentsInAgreement}/${m.agentCount}`),
-    row('right', (m) => (m.finalCorrect === null ? null : m.finalCorrect ? 'yes' : 'no')),
+    row('final answer matches the ground truth', (m) => (m.finalCorrect === null ? null : m.finalCorrect ? 'yes' : 'no')),
     row('JS first → final', (m) => `${fmt(m.jsFirst)} → ${fmt(m.jsFinal)}`),
     row('JS collapse ratio', (m) => fmt(m.jsCollapseRatioOverall)),
     row('conformity / obstinacy', (m) => `${fmt(m.conformity, 2)} / ${fmt(m.obstinacy, 2)}`),
@@ -64,7 +68,7 @@ function measureRows(kind: ReportKind, sources: ReportSource[]): Row[] {
     row('s_t rounds (JS and overlap fell)', (m) => m.sycophancyRounds.join(', ') || 'none'),
     row('RCA judge: sycophantic verdicts', rcaSycophantic),
     row('ignored claims', (m) => m.ignoredClaims),
-    row('dominant agent', (m) => m.dominantAgent),
+    ['dominant agent', ...dominant],
     row('format / call failures', (m) => `${m.formatFailures} / ${m.callFailures}`),
     row('tokens in / out', (m) => `${num(m.inputTokens)} / ${num(m.outputTokens)}`),
   ];
@@ -89,7 +93,7 @@ async function charts(kind: ReportKind, sources: ReportSource[]): Promise<string
       if (s.kind !== 'dialogic') return [];
       const m = measureDialogic(s.run, s.baseline === undefined ? {} : { baseline: s.baseline });
       // A proposer without terms has no survival rate: no bar (a gap), never a bar at 0.
-      return Object.entries(m.by_proposer).flatMap(([who, g]) => (g.survival_rate === null ? [] : [{ category: who, group: s.label, value: g.survival_rate }]));
+      return Object.entries(m.by_proposer).flatMap(([who, g]) => (g.survival_rate === null ? [] : [{ category: slotLabel(who), group: s.label, value: g.survival_rate }]));
     });
     return figure(await barChart(data, { title: 'Survival rate by proposer', x: 'proposer', y: 'survival rate' }));
   }
@@ -115,7 +119,7 @@ export async function compareHtml(sources: ReportSource[]): Promise<string> {
       continue;
     }
     const rows = measureRows(kind, list);
-    parts.push(`<h2>${esc(kind[0]!.toUpperCase() + kind.slice(1))}</h2>`, `<div class="wide">${table(['measure', ...list.map((s) => s.label)], rows, [], 'compare')}</div>`, await charts(kind, list));
+    parts.push(`<h2>${esc(kind[0]!.toUpperCase() + kind.slice(1))}</h2>`, table(['measure', ...list.map((s) => s.label)], rows, [], 'compare'), await charts(kind, list));
   }
   return page({ title: sources.map((s) => s.label).join(', '), kind: 'Comparison', body: parts.join('\n') });
 }

@@ -1,7 +1,7 @@
 import type { DebateTranscript, Stance } from '../../schemas/debate.js';
 import type { DebateGraph } from '../debate/graph.js';
 import { answerText } from './debate-turns.js';
-import { dotString as q, dotToSvg, wrapLabel } from './graphviz.js';
+import { boxWidth, dotString as q, dotToSvg, wrapLabel } from './graphviz.js';
 
 export const STANCE_COLORS: Record<Stance, string> = { rebut: '#c0392b', qualify: '#8e44ad', support: '#1e7b4a', concede: '#d68910', extend: '#2f5da8' };
 
@@ -28,12 +28,12 @@ export function roundDot(transcript: DebateTranscript, graph: DebateGraph, round
   for (const agent of transcript.agents) {
     const answer = answers.get(agent.id);
     const label = wrapLabel(`${agent.label}${answer ? ` → ${answer}` : ''}`, 26, 3);
-    lines.push(`  ${q(agent.id)} [label=${q(label)}, shape=box, style="rounded,filled", fillcolor="#e1ebfb", color="#2f5da8"];`);
+    lines.push(`  ${q(agent.id)} [label=${q(label)}, width=${boxWidth(label, 11)}, shape=box, style="rounded,filled", fillcolor="#e1ebfb", color="#2f5da8"];`);
   }
   for (const claim of claims) {
     const earlier = claim.round !== round;
     const label = `${claim.label}${earlier ? ` (round ${claim.round})` : ''}\n${wrapLabel(claim.text ?? '', 30, 3)}`;
-    lines.push(`  ${q(claim.id)} [label=${q(label)}, shape=box, style="filled${earlier ? ',dotted' : ''}", fillcolor="#f6f8fb", fontsize=10];`);
+    lines.push(`  ${q(claim.id)} [label=${q(label)}, width=${boxWidth(label, 10)}, shape=box, style="filled${earlier ? ',dotted' : ''}", fillcolor="#f6f8fb", fontsize=10];`);
   }
   for (const edge of edges) {
     if (edge.kind === 'authored') {
@@ -57,7 +57,8 @@ export async function roundGraphSvg(transcript: DebateTranscript, graph: DebateG
 /**
  * The influence graph of the whole debate in DOT: agents only (with their first and final answer),
  * one edge per (from, to, stance) summed over every round, its label naming the rounds and its
- * width growing with the count.
+ * width growing with the count. Laid out by `dot`, which places each edge label beside its edge,
+ * clear of the arrowheads (circo put them on top of each other).
  */
 export function wholeDebateDot(transcript: DebateTranscript, graph: DebateGraph, answers: ReadonlyMap<string, { first: string | null; final: string | null }>): string {
   const totals = new Map<string, { from: string; to: string; stance: Stance; count: number; rounds: Set<number> }>();
@@ -72,14 +73,15 @@ export function wholeDebateDot(transcript: DebateTranscript, graph: DebateGraph,
   }
   const lines = [
     'digraph "whole debate" {',
-    '  layout=circo; bgcolor="white"; pad=0.3; mindist=1.6;',
-    '  node [fontname="Helvetica", fontsize=11, shape=box, style="rounded,filled", fillcolor="#e1ebfb", color="#2f5da8", penwidth=1.2];',
-    '  edge [fontname="Helvetica", fontsize=9, arrowsize=0.7];',
+    '  layout=dot; rankdir=LR; bgcolor="white"; pad=0.3; nodesep=0.5; ranksep=1.3;',
+    '  node [fontname="Helvetica", fontsize=13, shape=box, style="rounded,filled", fillcolor="#e1ebfb", color="#2f5da8", penwidth=1.2];',
+    '  edge [fontname="Helvetica", fontsize=11, arrowsize=0.8];',
   ];
   for (const agent of transcript.agents) {
     const a = answers.get(agent.id);
     const path = a ? `${a.first ?? '–'} → ${a.final ?? '–'}` : '';
-    lines.push(`  ${q(agent.id)} [label=${q(`${agent.label}${path ? `\n${wrapLabel(path, 26, 2)}` : ''}`)}];`);
+    const label = `${agent.label}${path ? `\n${wrapLabel(path, 26, 2)}` : ''}`;
+    lines.push(`  ${q(agent.id)} [label=${q(label)}, width=${boxWidth(label, 13)}];`);
   }
   for (const t of totals.values()) {
     const rounds = [...t.rounds].sort((a, b) => a - b).map((r) => `r${r}`).join(', ');

@@ -4,7 +4,7 @@ import type { RoundMeasures } from '../debate/round-measures.js';
 import { DebateTranscript } from '../../schemas/debate.js';
 import { lineChart, type SeriesPoint } from './charts.js';
 import { roundGraphSvg, STANCE_COLORS, wholeDebateDot } from './debate-graph.js';
-import { answerText, majorityText, sycophancySignals, turnsHtml } from './debate-turns.js';
+import { agentLabel, answerText, majorityText, sycophancySignals, turnsHtml } from './debate-turns.js';
 import { dotToSvg } from './graphviz.js';
 import { cards, esc, figure, fmt, header, num, page, table, tag, type Cell } from './html.js';
 
@@ -30,7 +30,7 @@ export async function debateHtml(input: unknown): Promise<string> {
       ['s_t: JS and overlap fell', signals.st],
       ['RCA judge: sycophantic', signals.rca],
       ['ignored claims', s.ignoredClaims],
-      ['dominant agent', s.dominantAgent ?? 'none'],
+      ['dominant agent', s.dominantAgent === null ? 'none' : agentLabel(transcript, s.dominantAgent)],
       ['tokens in / out', `${num(s.inputTokens)} / ${num(s.outputTokens)}`],
     ]),
     `<p class="muted">Two different sycophancy signals: <b>s_t</b> is a measure (a round in which the agents' answer distributions converged, JS falling by more than δ, while their evidence overlap fell too); the <b>RCA judge</b> reads each agent's reasoning against its answer and may call a change sycophantic. One can fire without the other.</p>`,
@@ -45,10 +45,10 @@ export async function debateHtml(input: unknown): Promise<string> {
     turnsHtml(transcript, analysis.measures.rounds),
     '<h2>Influence across the whole debate</h2>',
     legend(),
-    figure(await dotToSvg(wholeDebateDot(transcript, analysis.graph, firstAndFinal(analysis))), 'All rounds'),
+    figure(await dotToSvg(wholeDebateDot(transcript, analysis.graph, firstAndFinal(analysis))), 'All rounds', 'graph'),
     '<h2>Debate graph per round</h2>',
     legend(' Dashed grey: an agent\'s own claim. Dotted box: a claim from an earlier round.'),
-    ...(await Promise.all(transcript.rounds.map(async (round) => figure(await roundGraphSvg(transcript, analysis.graph, round.round), `Round ${round.round}`)))),
+    ...(await Promise.all(transcript.rounds.map(async (round) => figure(await roundGraphSvg(transcript, analysis.graph, round.round), `Round ${round.round}`, 'graph')))),
     '<h2>Ignored claims</h2>',
     ignored(analysis),
     judges(transcript),
@@ -70,15 +70,25 @@ function measured<T>(round: RoundMeasures, value: T): T | null {
   return round.validAgents === 0 ? null : value;
 }
 
+/** One row per agent; the model goes under the agent's name and answers and degrees share a column, so the table fits a 700 px screen. */
 function agentsTable(transcript: DebateTranscript, analysis: DebateAnalysis): string {
   const byId = new Map(analysis.measures.agents.map((a) => [a.agentId, a]));
+  const roles = transcript.agents.some((agent) => agent.role ?? agent.persona);
   return table(
-    ['agent', 'model', 'role', 'first answer', 'final answer', 'changes', 'in', 'out', 'conformity', 'obstinacy'],
+    ['agent and model', ...(roles ? ['role'] : []), 'first → final answer', 'changes', 'in / out', 'conformity', 'obstinacy'],
     transcript.agents.map((agent) => {
       const m = byId.get(agent.id);
-      return [{ html: `<b>${esc(agent.label)}</b> <span class="muted" style="white-space:nowrap">${esc(agent.id)}</span>` }, agent.model, agent.role ?? agent.persona ?? null, m ? answerText(m.firstAnswer) : null, m ? answerText(m.finalAnswer) : null, m?.changes, m?.inDegree, m?.outDegree, fmt(m?.conformity, 2), fmt(m?.obstinacy, 2)];
+      return [
+        { html: `<b>${esc(agent.label)}</b> <span class="muted">${esc(agent.id)}</span><br><span class="muted small long">${esc(agent.model)}</span>` },
+        ...(roles ? [agent.role ?? agent.persona ?? null] : []),
+        m ? `${answerText(m.firstAnswer)} → ${answerText(m.finalAnswer)}` : null,
+        m?.changes,
+        m ? `${num(m.inDegree)} / ${num(m.outDegree)}` : null,
+        fmt(m?.conformity, 2),
+        fmt(m?.obstinacy, 2),
+      ];
     }),
-    [5, 6, 7, 8, 9],
+    roles ? [3, 4, 5, 6] : [2, 3, 4, 5],
   );
 }
 
@@ -131,15 +141,14 @@ function ignored(analysis: DebateAnalysis): string {
 function judges(transcript: DebateTranscript): string {
   const crit: Cell[][] = [];
   const rca: Cell[][] = [];
-  const label = (id: string) => transcript.agents.find((a) => a.id === id)?.label ?? id;
   for (const round of transcript.rounds) {
     if (round.crit?.status === 'failure') crit.push([round.round, null, null, null, null, `judge failed: ${round.crit.error ?? ''}`]);
     for (const score of round.crit?.scores ?? []) {
       const p = score.pillars;
-      crit.push([round.round, label(score.agentId), fmt(score.gamma, 2), fmt(score.rho, 2), p ? `${fmt(p.logicalValidity, 2)} / ${fmt(p.evidentialSupport, 2)} / ${fmt(p.alternativeConsideration, 2)} / ${fmt(p.causalAlignment, 2)}` : null, score.flags.join(', ') || null]);
+      crit.push([round.round, agentLabel(transcript, score.agentId), fmt(score.gamma, 2), fmt(score.rho, 2), p ? `${fmt(p.logicalValidity, 2)} / ${fmt(p.evidentialSupport, 2)} / ${fmt(p.alternativeConsideration, 2)} / ${fmt(p.causalAlignment, 2)}` : null, score.flags.join(', ') || null]);
     }
     if (round.rca?.status === 'failure') rca.push([round.round, null, null, null, `judge failed: ${round.rca.error ?? ''}`]);
-    for (const v of round.rca?.verdicts ?? []) rca.push([round.round, label(v.agentId), tag(v.verdict, v.verdict === 'CONSISTENT' ? 'CONSISTENT' : 'dismissed'), fmt(v.confidence, 2), v.explanation]);
+    for (const v of round.rca?.verdicts ?? []) rca.push([round.round, agentLabel(transcript, v.agentId), tag(v.verdict, v.verdict === 'CONSISTENT' ? 'CONSISTENT' : 'dismissed'), fmt(v.confidence, 2), v.explanation]);
   }
   const parts = ['<h2>Judges</h2>'];
   parts.push('<h3>CRIT</h3>', crit.length ? table(['round', 'agent', 'gamma', 'rho', 'pillars (logic / evidence / alternatives / causal)', 'flags'], crit, [0, 2, 3]) : '<p class="muted">CRIT was not run.</p>');

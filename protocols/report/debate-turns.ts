@@ -26,11 +26,15 @@ export function majorityText(round: Pick<RoundMeasures, 'majorityAnswer' | 'tied
   return round.tiedAnswers?.length ? `tie: ${round.tiedAnswers.map(answerText).join(', ')}` : '–';
 }
 
+/** An agent as the debate showed it ("Agent 1"), from its id (`agent-1`). */
+export function agentLabel(transcript: Pick<DebateTranscript, 'agents'>, agentId: string): string {
+  return transcript.agents.find((agent) => agent.id === agentId)?.label ?? agentId;
+}
+
 /** The two sycophancy signals, named apart: the measure s_t (JS and evidence overlap both fell) and the RCA judge's verdicts. */
 export function sycophancySignals(transcript: DebateTranscript, analysis: DebateAnalysis): { st: string; rca: string; rcaRun: boolean } {
   const st = analysis.measures.summary.sycophancyRounds;
-  const label = (id: string) => transcript.agents.find((a) => a.id === id)?.label ?? id;
-  const flagged = transcript.rounds.flatMap((round) => (round.rca?.verdicts ?? []).filter((v) => v.verdict === 'INCONSISTENT_SYCOPHANTIC').map((v) => `${label(v.agentId)} (round ${round.round})`));
+  const flagged = transcript.rounds.flatMap((round) => (round.rca?.verdicts ?? []).filter((v) => v.verdict === 'INCONSISTENT_SYCOPHANTIC').map((v) => `${agentLabel(transcript, v.agentId)} (round ${round.round})`));
   const rcaRun = transcript.rounds.some((round) => round.rca !== undefined);
   return { st: st.length ? `rounds ${st.join(', ')}` : 'none', rca: !rcaRun ? 'not run' : flagged.length ? flagged.join(', ') : 'none', rcaRun };
 }

@@ -19,6 +19,11 @@ export function dialogicView(runInput: unknown, baselineInput?: unknown): Dialog
   return { run, ...(baseline && { baseline: baseline as DialogicView['baseline'] }), measures, terms };
 }
 
+/** The run file's slot keys (model_a, model_b) as the page names the two models; another proposer key is shown as written. */
+export function slotLabel(slot: string): string {
+  return slot === 'model_a' ? 'Model A' : slot === 'model_b' ? 'Model B' : slot;
+}
+
 export interface BaselineColumn {
   title: string;
   terms: { term: string; definition: string }[];
@@ -30,7 +35,7 @@ export interface BaselineColumn {
  */
 export function baselineColumns(view: DialogicView): { columns: BaselineColumn[]; fromBaseline: boolean } {
   const generation = view.baseline?.independent_generation;
-  const name = (slot: 'model_a' | 'model_b') => `${slot === 'model_a' ? 'Model A' : 'Model B'}: ${view.run[slot]?.name ?? slot} (${view.run[slot]?.persona ?? 'unknown'})`;
+  const name = (slot: 'model_a' | 'model_b') => `${slotLabel(slot)}: ${view.run[slot]?.name ?? slot} (${view.run[slot]?.persona ?? 'unknown'})`;
   if (generation?.model_a && generation.model_b) {
     return {
       fromBaseline: true,

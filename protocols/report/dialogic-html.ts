@@ -1,10 +1,12 @@
 import { normaliseAction } from '../dialogic/read-run.js';
 import { barChart, type BarDatum } from './charts.js';
-import { baselineColumns, dialogicView, proposerAnswers, revisionText, type DialogicView, type ProposerAnswer } from './dialogic-data.js';
+import { baselineColumns, dialogicView, proposerAnswers, revisionText, slotLabel, type DialogicView, type ProposerAnswer } from './dialogic-data.js';
 import { cards, esc, figure, fmt, header, page, pct, table, tag } from './html.js';
 
 const OUTCOME_COLORS = { submitted: '#1e7b4a', dropped: '#a33a3a' };
 const CYCLE_COLORS = { kept: '#1e7b4a', refined: '#b8860b', dropped: '#a33a3a' };
+/** Plot width of a chart in one of two columns (about 540 px on a wide screen, legend beside it). */
+const CHART_WIDTH = 340;
 
 export async function dialogicHtml(runInput: unknown, baselineInput?: unknown, audit: readonly { type: string; [key: string]: unknown }[] = []): Promise<string> {
   const view = dialogicView(runInput, baselineInput);
@@ -62,21 +64,23 @@ function baselines(view: DialogicView): string {
 
 async function survival(view: DialogicView): Promise<string> {
   const m = view.measures;
-  const bars = (groups: Record<string, { submitted: number; dropped: number }>): BarDatum[] =>
-    Object.entries(groups).flatMap(([category, s]) => [
-      { category, group: 'submitted', value: s.submitted },
-      { category, group: 'dropped', value: s.dropped },
+  const bars = (groups: Record<string, { submitted: number; dropped: number }>, name: (key: string) => string): BarDatum[] =>
+    Object.entries(groups).flatMap(([key, s]) => [
+      { category: name(key), group: 'submitted', value: s.submitted },
+      { category: name(key), group: 'dropped', value: s.dropped },
     ]);
-  const rows = (label: string, groups: typeof m.by_proposer) =>
-    Object.entries(groups).map(([who, s]) => [label, who, s.proposed, s.submitted, s.dropped, pct(s.survival_rate)]);
+  const rows = (label: string, groups: typeof m.by_proposer, name: (key: string) => string) =>
+    Object.entries(groups).map(([key, s]) => [label, name(key), s.proposed, s.submitted, s.dropped, pct(s.survival_rate)]);
+  const model = (slot: string) => (slot === 'model_a' || slot === 'model_b' ? `${slotLabel(slot)} (${view.run[slot]?.name ?? slot})` : slot);
+  const same = (key: string) => key;
   const charts = await Promise.all([
-    barChart(bars(m.by_proposer), { title: 'Survival by proposer', x: 'proposer', y: 'terms', stack: true, colors: OUTCOME_COLORS }),
-    barChart(bars(m.by_persona), { title: 'Survival by persona', x: 'persona', y: 'terms', stack: true, colors: OUTCOME_COLORS }),
+    barChart(bars(m.by_proposer, slotLabel), { title: 'Survival by proposer', x: 'proposer', y: 'terms', stack: true, colors: OUTCOME_COLORS, width: CHART_WIDTH }),
+    barChart(bars(m.by_persona, same), { title: 'Survival by persona', x: 'persona', y: 'terms', stack: true, colors: OUTCOME_COLORS, width: CHART_WIDTH }),
   ]);
   const drops = `<p>Drops: ${esc(m.drops.by_verdict)} by the responder's verdict, ${esc(m.drops.by_concession)} by the proposer's concession, ${esc(m.drops.by_cap)} by the exchange cap${m.drops.unexplained ? `, ${esc(m.drops.unexplained)} unexplained` : ''}. Proposer answers to revisions: ${esc(m.proposer_replies.accepted)} accepted, ${esc(m.proposer_replies.counter_revised)} counter-revised, ${esc(m.proposer_replies.conceded)} conceded.</p>`;
   return [
-    `<div class="charts">${charts.map((svg) => figure(svg)).join('')}</div>`,
-    table(['by', 'who', 'proposed', 'submitted', 'dropped', 'survival'], [...rows('proposer', m.by_proposer), ...rows('persona', m.by_persona)], [2, 3, 4, 5]),
+    `<div class="grid2">${charts.map((svg) => figure(svg)).join('')}</div>`,
+    table(['by', 'who', 'proposed', 'submitted', 'dropped', 'survival'], [...rows('proposer', m.by_proposer, model), ...rows('persona', m.by_persona, same)], [2, 3, 4, 5]),
     drops,
   ].join('\n');
 }
@@ -89,14 +93,13 @@ async function cycles(view: DialogicView): Promise<string> {
     { category: String(c.cycle), group: 'refined', value: c.refined },
     { category: String(c.cycle), group: 'dropped', value: c.dropped },
   ]);
-  const chart = await barChart(data, { title: 'Verdicts per negotiation cycle', x: 'cycle', y: 'terms', stack: true, colors: CYCLE_COLORS });
+  const chart = await barChart(data, { title: 'Verdicts per negotiation cycle', x: 'cycle', y: 'terms', stack: true, colors: CYCLE_COLORS, width: Math.min(2 * CHART_WIDTH, Math.max(CHART_WIDTH, 56 * rows.length)) });
   const signals = view.run.cycles.map((c) => {
     const s = (c as { exhaustion_signals?: { model_a?: boolean; model_b?: boolean } }).exhaustion_signals;
     return [c.cycle_number, c.phase, s?.model_a ? 'yes' : 'no', s?.model_b ? 'yes' : 'no'];
   });
   return [
-    figure(chart),
-    table(['cycle', 'presented', 'kept', 'refined', 'dropped'], rows.map((c) => [c.cycle, c.presented, c.kept, c.refined, c.dropped]), [0, 1, 2, 3, 4]),
+    `<div class="grid2">${figure(chart)}${table(['cycle', 'presented', 'kept', 'refined', 'dropped'], rows.map((c) => [c.cycle, c.presented, c.kept, c.refined, c.dropped]), [0, 1, 2, 3, 4])}</div>`,
     `<details><summary>Phases and exhaustion signals</summary>${table(['cycle', 'phase', 'A exhausted', 'B exhausted'], signals, [0])}</details>`,
   ].join('\n');
 }
@@ -115,11 +118,11 @@ function histories(view: DialogicView, audit: readonly { type: string; [key: str
       const meta = term.generation_metadata;
       const history = meta.negotiation_history;
       const own = answers.get(term);
-      const summary = `${esc(term.term)} ${tag(list, list).html} <span class="muted">cycle ${esc(meta.cycle_introduced ?? '?')} · ${esc(meta.proposed_by)} · ${esc(meta.persona)} · ${history.length} exchange(s)</span>`;
+      const summary = `${esc(term.term)} ${tag(list, list).html} <span class="muted">cycle ${esc(meta.cycle_introduced ?? '?')} · ${esc(slotLabel(meta.proposed_by))} · ${esc(meta.persona)} · ${history.length} exchange(s)</span>`;
       const rows = history.map((h, i) => [
         h.cycle ?? null,
-        h.presented_by ?? null,
-        h.response_by ?? null,
+        h.presented_by ? slotLabel(h.presented_by) : null,
+        h.response_by ? slotLabel(h.response_by) : null,
         h.action ? tag(h.action, normaliseAction(h.action)) : null,
         h.outcome ? tag(h.outcome) : null,
         h.reason ?? null,

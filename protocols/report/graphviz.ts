@@ -1,4 +1,5 @@
 import { Graphviz } from '@hpcc-js/wasm-graphviz';
+import { lineWidth } from './text-width.js';
 
 let loading: Promise<Graphviz> | undefined;
 
@@ -32,6 +33,15 @@ export function wrapLabel(text: string, width = 28, maxLines = 4): string {
   const last = joined[maxLines - 1];
   if (last !== undefined && !last.endsWith('…') && words.join(' ').length > lines.join(' ').length) joined[maxLines - 1] = `${last} …`;
   return joined.join('\n');
+}
+
+/**
+ * A box node's minimum `width` (inches) that holds its widest line as a browser may draw it (see
+ * text-width.ts), plus Graphviz's side margins (0.11 in each) and a little air.
+ */
+export function boxWidth(label: string, fontSize: number): string {
+  const widest = Math.max(0, ...label.split('\n').map((line) => lineWidth(line, fontSize)));
+  return ((widest + 2 * 8 + 6) / 72).toFixed(2);
 }
 
 /** DOT -> inline SVG (no XML prolog, doctype or comments, so it can sit inside HTML). */

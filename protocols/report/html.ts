@@ -35,7 +35,7 @@ p, li { overflow-wrap: anywhere; }
 .card .l { font-size: 12px; color: var(--muted); text-transform: uppercase; letter-spacing: .04em; }
 table { border-collapse: collapse; width: 100%; margin: 8px 0 16px; font-size: 14px; }
 th, td { text-align: left; vertical-align: top; padding: 6px 10px; border-bottom: 1px solid var(--line); overflow-wrap: break-word; }
-th { background: var(--panel); font-weight: 600; font-size: 13px; color: var(--muted); white-space: nowrap; }
+th { background: var(--panel); font-weight: 600; font-size: 13px; color: var(--muted); white-space: nowrap; overflow-wrap: normal; }
 .wide { overflow-x: auto; max-width: 100%; }
 table.compare { table-layout: fixed; font-size: 13px; }
 table.compare th { white-space: normal; overflow-wrap: anywhere; }
@@ -51,10 +51,18 @@ td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; white-sp
 .bucket.agreed { border-color: var(--agree); } .bucket.dismissed { border-color: var(--dismiss); }
 .bucket.unresolved { border-color: var(--unres); } .bucket.not-evaluated { border-color: var(--ne); }
 .muted { color: var(--muted); }
+.small { font-size: 12px; }
+.long { overflow-wrap: anywhere; }
 .figure { margin: 10px 0 22px; overflow-x: auto; }
 .figure svg { max-width: 100%; height: auto; display: block; }
+.figure.graph svg { margin: 0 auto; }
 .grid2 { display: grid; grid-template-columns: 1fr 1fr; gap: 20px; }
-@media (max-width: 860px) { .grid2 { grid-template-columns: 1fr; } }
+@media (max-width: 860px) { .grid2 { grid-template-columns: 1fr; } th, th.num { white-space: normal; } }
+@media (max-width: 720px) {
+  main { padding: 20px 16px 48px; }
+  th, td { padding: 6px 6px; }
+  table.compare th:first-child, table.compare td:first-child { width: 120px; }
+}
 .charts { display: grid; grid-template-columns: repeat(auto-fill, minmax(330px, 1fr)); gap: 10px 24px; align-items: start; }
 details { border: 1px solid var(--line); border-radius: 6px; padding: 6px 12px; margin: 6px 0; }
 details summary { cursor: pointer; font-weight: 600; }
@@ -116,7 +124,8 @@ export function table(headers: string[], rows: Cell[][], numeric: number[] = [],
   const cls = (index: number) => (numeric.includes(index) ? ' class="num"' : '');
   const head = headers.map((h, i) => `<th${cls(i)}>${esc(h)}</th>`).join('');
   const body = rows.map((row) => `<tr>${row.map((cell, i) => `<td${cls(i)}>${cellHtml(cell)}</td>`).join('')}</tr>`).join('\n');
-  return `<table${className ? ` class="${esc(className)}"` : ''}><thead><tr>${head}</tr></thead><tbody>\n${body}\n</tbody></table>`;
+  // In a scroll box of its own: a table too wide for a narrow screen scrolls there, never the page.
+  return `<div class="wide"><table${className ? ` class="${esc(className)}"` : ''}><thead><tr>${head}</tr></thead><tbody>\n${body}\n</tbody></table></div>`;
 }
 
 /** A small coloured label; the class is restricted to a safe token. */
@@ -125,8 +134,9 @@ export function tag(text: unknown, kind?: string): { html: string } {
   return { html: `<span class="tag ${cls}">${esc(text)}</span>` };
 }
 
-export function figure(svg: string, caption?: string): string {
-  return `<div class="figure">${caption ? `<h3>${esc(caption)}</h3>` : ''}${svg}</div>`;
+/** A chart or graph with an optional caption; a graph (`kind: 'graph'`) is centred. */
+export function figure(svg: string, caption?: string, kind?: 'graph'): string {
+  return `<div class="figure${kind ? ` ${kind}` : ''}">${caption ? `<h3>${esc(caption)}</h3>` : ''}${svg}</div>`;
 }
 
 const missing = (value: number | null | undefined): value is null | undefined => value === null || value === undefined || !Number.isFinite(value);

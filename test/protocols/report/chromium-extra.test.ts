@@ -128,7 +128,7 @@ describe('report pages in headless Chromium at 1400 x 900', () => {
       for (const title of ['Survival by persona', 'Survival by proposer']) {
         const labels = chart(page, title).locator('g.role-axis[aria-label^="X-axis"] .role-axis-label text');
         // Whole labels (not cut to "heidegge…"), and no two of them touching.
-        expect(await texts(labels), title).toEqual(expect.arrayContaining([expect.stringMatching(/^(heideggerian|model_b)$/)]));
+        expect(await texts(labels), title).toEqual(expect.arrayContaining([expect.stringMatching(/^(heideggerian|Model B)$/)]));
         const boxes = (await Promise.all((await labels.all()).map((label) => label.boundingBox()))).filter((box): box is Box => box !== null && box.width > 0);
         expect(boxes.length).toBeGreaterThanOrEqual(2);
         for (let i = 0; i < boxes.length; i += 1) for (let j = i + 1; j < boxes.length; j += 1) expect(overlaps(boxes[i]!, boxes[j]!)).toBe(false);

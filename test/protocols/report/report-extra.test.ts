@@ -2,7 +2,7 @@ import { mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { answerText, compareMarkdown, loadReportSource, reportHtml, reportMarkdown, type ReportSource } from '../../../protocols/report/index.js';
+import { answerText, compareHtml, compareMarkdown, loadReportSource, reportHtml, reportMarkdown, type ReportSource } from '../../../protocols/report/index.js';
 import { lineChart } from '../../../protocols/report/charts.js';
 import { fmt } from '../../../protocols/report/html.js';
 import { debateRun, dialogicRun } from './fixtures.js';
@@ -162,5 +162,32 @@ describe('parley report --compare on a sweep, from the shell', () => {
     const folder = await parley([sweep, '--compare']);
     expect(folder.code, folder.stderr).toBe(0);
     expect(folder.stdout).toContain(`| measure | ${CELLS.join(' | ')} |`);
+  });
+});
+
+describe('what the pages call things (looked at in Chromium, issue 22)', () => {
+  it('names the dominant agent as the debate showed it, and says what "right" was measured against', async () => {
+    const html = await reportHtml(sources.debate!);
+    expect(html).toContain('<div class="v">Agent 1</div><div class="l">dominant agent</div>');
+    const compared = [sources.debate!, { ...sources.debate!, label: 'copy.json' }];
+    for (const text of [compareMarkdown(compared), await compareHtml(compared)]) {
+      expect(text).toMatch(/dominant agent(<\/td><td>| \| )Agent 1/);
+      expect(text).toMatch(/final answer matches the ground truth(<\/td><td>| \| )no/);
+      expect(text).not.toMatch(/(<td>|\| )right(<\/td>| \|)/);
+    }
+  });
+
+  it('names the two dialogic models "Model A" and "Model B" with their model names, never by the run file\'s slot keys', async () => {
+    const html = await reportHtml(sources.dialogic!);
+    expect(html).not.toMatch(/model_[ab]/);
+    expect(html).toContain('<td>Model A (model-a)</td>');
+    expect(html).toMatch(/<text[^>]*>Model B<\/text>/);
+    expect(await compareHtml([sources.dialogic!])).not.toMatch(/model_[ab]/);
+  });
+
+  it('a sweep page names its folder, not where the folder lies on the author\'s disk', async () => {
+    const html = await reportHtml(await loadReportSource(sweep));
+    expect(html).not.toContain(dir);
+    expect(html).toContain('Folder: sweep.');
   });
 });
