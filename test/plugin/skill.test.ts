@@ -5,8 +5,9 @@ import { z } from 'zod';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { listRegisteredTools } from '../../mcp-server/tool-reference.js';
 import { leanResult } from '../../mcp-server/tools/delib-shared.js';
+import { summaryWithReport } from '../../mcp-server/report-file.js';
 import { applyMove, FRAMINGS, replyView, startDeliberation, type MoveResult } from '../../protocols/argumentation/index.js';
-import type { DeliberationState } from '../../schemas/argumentation.js';
+import { UnresolvedItem, type DeliberationState } from '../../schemas/argumentation.js';
 import { DebateConfig } from '../../schemas/debate.js';
 import { DialogicConfig } from '../../schemas/dialogic.js';
 import { keysOf, mentionedFieldNames, mentionedToolNames, readSkill, repoRoot, schemaPropertyNames, skillDocuments } from './skill-files.js';
@@ -123,6 +124,12 @@ function resultKeys(): Set<string> {
   const judgedStd = ok(applyMove(late, 'reply_record', { text: '1. Use SQS. INFERENCE' }, ctx));
   const unsaid = ok(applyMove(ok(applyMove(judgedStd, 'judge', { points: [{ id: 'P1.1', verdict: 'SKEPTICAL', flaw: 'SQS adds a vendor.' }], phase: { advance: true } }, ctx)), 'reply_record', { text: 'Re C1: I concede C1 in part.' }, ctx));
   keysOf(replyView(unsaid), keys);
+  // The closing result: its summary with where the full report is, and the unresolved statuses its lines name.
+  const asked = ok(applyMove(ok(startDeliberation({ question: 'Redis or Memcached?', mode: 'quick' }, { ...ctx, id: 'd-s' })), 'reply_record', { text: '1. Redis persists sessions. INFERENCE\n2. Memcached is older. GUESS' }, ctx));
+  const settled = ok(applyMove(asked, 'judge', { points: [{ id: 'P1.1', verdict: 'AGREE', claimType: 'value', reason: 'sessions must survive' }, { id: 'P1.2', triage: 'out-of-scope', reason: 'age is not the question' }], phase: { advance: true } }, ctx));
+  const closed = ok(applyMove(settled, 'synthesize', { recommendation: 'Redis.' }, ctx));
+  keysOf({ summary: summaryWithReport(closed, 'd-q.report.md') }, keys);
+  UnresolvedItem.shape.status.options.forEach((status) => keys.add(status));
   return keys;
 }
 
