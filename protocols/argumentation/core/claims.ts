@@ -17,9 +17,16 @@ export function currentPoints(state: DeliberationState): Point[] {
 }
 
 /** The claim as it now stands: narrowed by an accepted partial concession, else as written. */
-export function claimText(point: Point): string {
+export function claimText(point: Point, state?: DeliberationState): string {
+  const kept = point.narrowed && state ? KEPT_BY_ITEMS.exec(point.narrowed) : null;
+  if (kept && state) return keptByItemsClaim((kept[1] ?? '').split(', ').map((id) => currentVersion(state, id)?.id ?? id));
   return point.narrowed ?? point.text;
 }
+
+/** A narrowed claim that is the list of items Codex numbered under "what I still claim". */
+export const keptByItemsClaim = (ids: string[]) => `as stated in ${ids.join(', ')}`;
+// Given the state, the items are named by their current versions: a refined item is cited as its refinement.
+const KEPT_BY_ITEMS = /^as stated in (P\d+\.\d+(?:, P\d+\.\d+)*)$/;
 
 /** The versions a point replaced, newest first (P5.2 replaced P4.5, which replaced P3.1). */
 export function replacedVersions(state: DeliberationState, pointId: string): Point[] {

@@ -15,6 +15,8 @@ function sameList(a: string[], b: string[]): boolean {
   return a.length === b.length && a.every((x, i) => x === b[i]);
 }
 
+export const CONVERGED = 'converged';
+
 /** Reasons the deliberation cannot move on yet; each names the move that clears it. */
 function blockers(state: DeliberationState): string[] {
   const out: string[] = [];
@@ -64,7 +66,7 @@ export function iterationAdvance(state: DeliberationState, input: IterationAdvan
   const quickSettled = next.mode === 'quick' && !contested.length && !clarifying.length;
   if (converged || quickSettled) {
     terminate(next, 'convergence', converged ? 'no open challenges, no new points, disputed list unchanged' : 'quick: nothing contested');
-    return accept(next, [...effects, 'converged: synthesize (delib_synthesize, or synthesis in this judgment)'], ctx);
+    return accept(next, [...effects, `${CONVERGED}: synthesize (delib_synthesize, or synthesis in this judgment)`], ctx);
   }
   if (lastIteration(next)) {
     for (const c of open) {
@@ -85,7 +87,7 @@ export function iterationAdvance(state: DeliberationState, input: IterationAdvan
     next.extendedConstructive = true;
     next.n = 3;
     next.phase = 'CONSTRUCTIVE';
-    effects.push(`extended CONSTRUCTIVE at n=3 (${unaddressed ? 'coverage check found an unaddressed dispute' : 'required stress test not run'})`);
+    effects.push(`extended CONSTRUCTIVE at n=3 (${unaddressed ? 'a dispute left unaddressed' : 'required stress test not run'})`);
   } else {
     next.n += 1;
     next.phase = next.mode === 'quick' ? null : phaseFor(next.n);

@@ -3,7 +3,7 @@ import { Classification, DismissTag, type DeliberationState } from '../../../sch
 import { bucketAssign } from './bucket-moves.js';
 import { challengeResolve, ChallengeResolveInput } from './challenge-moves.js';
 import { AgreedFields } from './gates.js';
-import { iterationAdvance } from './iteration.js';
+import { CONVERGED, iterationAdvance } from './iteration.js';
 import { itemLegal, type ItemLegal } from '../rules/legal-actions.js';
 import { normaliseId } from '../core/references.js';
 import { nextLegalMoves } from '../rules/legal-moves.js';
@@ -116,6 +116,8 @@ export function judge(state: DeliberationState, input: JudgeInput, ctx: MoveCont
     if (current.status !== 'terminated') effects.push('synthesis not applied: the deliberation continues');
     else if (refused.length) effects.push('synthesis not applied: some items were refused');
     else run('synthesis', undefined, (s) => synthesize(s, input.synthesis!, ctx));
+    // The synthesis this judgment carried is done: the advance's "synthesize" is no longer a task.
+    if (current.report) effects.forEach((e, i) => e.startsWith(CONVERGED) && (effects[i] = 'converged'));
   }
   // The report is rendered from the state: one already built follows later changes (a bucket moved, a fact verified).
   if (current !== state && current.report && state.report && !input.synthesis) effects.push('report rebuilt');

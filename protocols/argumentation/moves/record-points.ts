@@ -1,6 +1,7 @@
 import type { DeliberationState, PendingReading, Point } from '../../../schemas/argumentation.js';
 import { placeNotEvaluated } from '../core/mutations.js';
 import { sentences } from '../core/queries.js';
+import { keptByItemsClaim } from '../core/claims.js';
 import type { Reading, ReadPoint } from '../reading/reading.js';
 import type { AnswerOwners } from './record-answers.js';
 import { supersede, supersessionBlocker } from './supersede.js';
@@ -117,7 +118,7 @@ function keptByItems(next: DeliberationState, reading: Reading, owners: AnswerOw
     const owner = owners.get(a.ref);
     const items = next.points.filter((p) => p.iter === next.n && p.partOf === owner).map((p) => p.id);
     if (!owner || !items.length) continue;
-    const claim = `as stated in ${items.join(', ')}`;
+    const claim = keptByItemsClaim(items);
     const challenge = next.challenges.find((c) => c.id === owner);
     if (challenge?.partial && !challenge.narrowedClaim) challenge.narrowedClaim = claim;
     const point = next.mode === 'quick' ? next.points.find((p) => p.id === owner) : undefined;

@@ -74,6 +74,7 @@ export function replyRecord(state: DeliberationState, input: ReplyRecordInput, c
   const pending: PendingReading[] = [];
   const owners = next.mode === 'quick' ? recordObjectionAnswers(next, reading, pending, effects) : recordChallengeAnswers(next, reading, pending, effects);
   const { admitted } = recordPoints(next, reading, owners, pending, effects);
+  dropAnsweredThenReplaced(next, effects);
   listMentions(state, next, reading, pending);
   reading.sections.forEach((s) => pending.push({ ref: `S${pending.filter((x) => x.kind === 'section').length + 1}`, kind: 'section', title: s.title, text: s.text }));
   reading.questions.forEach((q, i) => pending.push({ ref: `U${i + 1}`, kind: 'question', text: q }));
@@ -84,6 +85,16 @@ export function replyRecord(state: DeliberationState, input: ReplyRecordInput, c
   next.scope.newPoints = admitted;
   next.replyRecorded = true;
   return accept(next, effects, ctx);
+}
+
+/** An answer whose point the same reply then replaced asks for nothing: the replacement's line says what to judge. */
+function dropAnsweredThenReplaced(next: DeliberationState, effects: string[]): void {
+  const replaced = new Set([...next.points.filter((p) => p.status === 'superseded').map((p) => p.id), ...next.challenges.filter((c) => c.resolution === 'superseded').map((c) => c.id)]);
+  const kept = effects.filter((e) => {
+    const asked = /^(\S+) (?:defended|partly conceded[^:]*): (?:place it \(bucket\)|judge it)$/.exec(e);
+    return !asked || !replaced.has(asked[1] ?? '');
+  });
+  effects.splice(0, effects.length, ...kept);
 }
 
 export type { Reading };

@@ -4,7 +4,8 @@ import { activeFacts, findPoint } from '../core/queries.js';
 import { QUOTE_RULE, oneLine, quote } from './quote.js';
 import { block } from './sections.js';
 
-const UNATTRIBUTED = /\b(the )?(consultee|orchestrator|codex|claude)\b/gi;
+// A role's name, not a path or a package that contains it (/tmp/codex-scratch, @openai/codex stay as written).
+const UNATTRIBUTED = /(?<![\w/.@-])(the )?(consultee|orchestrator|codex|claude)(?![\w/-]|\.\w)/gi;
 
 /** One bucket item: parley's line (its id, bucket, grounds), then the claim as the report states it, quoted. */
 function item(state: DeliberationState, pointId: string, head: string): string | undefined {
@@ -12,7 +13,7 @@ function item(state: DeliberationState, pointId: string, head: string): string |
   if (point && !isCurrent(point)) return undefined;
   const history = point?.supersedes ? ` · a later version of ${point.supersedes}` : '';
   const narrowed = point?.narrowed ? ' · narrowed by a partial concession' : '';
-  return `${pointId} ${head}${history}${narrowed}\n${quote(point ? claimText(point) : '')}`;
+  return `${pointId} ${head}${history}${narrowed}\n${quote(point ? claimText(point, state) : '')}`;
 }
 
 /** The unattributed view an arbiter sees: question, ledger (never unverified claims), buckets, no names. */

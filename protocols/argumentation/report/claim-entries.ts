@@ -46,7 +46,7 @@ function history(e: ClaimEntry<unknown>): string[] {
 function parts(state: DeliberationState, e: ClaimEntry<unknown>): string[] {
   return e.parts.flatMap(({ answer, items }) => [
     `${HISTORY.parts} ${answer === e.point.id || findPoint(state, answer) ? `the answer to the objection to ${mdText(answer)}` : `the answer to ${mdText(answer)}`}:`,
-    ...items.map((p) => `- ${mdText(p.id)} ${mdInline(claimText(p), HISTORY_CHARS)}`),
+    ...items.map((p) => `- ${mdText(p.id)} ${mdInline(claimText(p, state), HISTORY_CHARS)}`),
   ]);
 }
 
@@ -101,5 +101,5 @@ export function notEvaluatedLines(state: DeliberationState): string[] {
 
 /** Before synthesis: the current claims awaiting a verdict, a bucket or an answer. */
 export function inPlayLines(state: DeliberationState): string[] {
-  return inPlay(state).map((p: Point) => entry(p.id, claimText(p), [`(${p.status})`]));
+  return inPlay(state).map((p: Point) => entry(p.id, claimText(p, state), [`(${p.status})`]));
 }

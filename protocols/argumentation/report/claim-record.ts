@@ -43,7 +43,7 @@ function entries<T extends { pointId: string }>(state: DeliberationState, items:
     .filter((e): e is { item: T; point: Point } => !!e.point && isCurrent(e.point))
     .map(({ item, point }) => {
       const replaced = replacedVersions(state, point.id);
-      return { point, item, text: claimText(point), replaced, parts: foldedParts(state, point, replaced) };
+      return { point, item, text: claimText(point, state), replaced, parts: foldedParts(state, point, replaced) };
     })
     .sort((x, y) => rank(x) - rank(y));
 }
@@ -62,7 +62,7 @@ export function inPlay(state: DeliberationState): Point[] {
 /** What a point or fact id says now: a point's current claim, a fact's text. */
 export function refText(state: DeliberationState, ref: string): string {
   const point = findPoint(state, ref);
-  return point ? claimText(point) : (state.ledger.find((f) => f.id === ref)?.text ?? '');
+  return point ? claimText(point, state) : (state.ledger.find((f) => f.id === ref)?.text ?? '');
 }
 
 /** Nothing was agreed or dismissed: the result is what would settle each unresolved item. */

@@ -59,8 +59,8 @@ function statedClaims(markdown: string): { bucket: BucketName; id: string; body:
 
 /** Earlier wordings of a point: the versions it replaced and, when narrowed, what it narrowed. */
 function earlierWordings(state: DeliberationState, point: Point): string[] {
-  const current = opening(claimText(point));
-  return [...(point.narrowed ? [point.text] : []), ...replacedVersions(state, point.id).flatMap((p) => [claimText(p), p.text])]
+  const current = opening(claimText(point, state));
+  return [...(point.narrowed ? [point.text] : []), ...replacedVersions(state, point.id).flatMap((p) => [claimText(p, state), p.text])]
     .map(opening)
     .filter((words) => words && !current.includes(words) && !words.startsWith(current));
 }

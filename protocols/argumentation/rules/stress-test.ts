@@ -1,8 +1,10 @@
 import type { DeliberationState } from '../../../schemas/argumentation.js';
+import { isCurrent } from '../core/claims.js';
 
 /** Points still in play: not set aside as out of scope or not evaluated. */
+// Replaced versions and items folded into an answer are not claims: only current ones wait to be Agreed.
 function livePoints(state: DeliberationState) {
-  return state.points.filter((p) => p.status !== 'not-evaluated' && p.triage !== 'out-of-scope' && p.status !== 'dismissed');
+  return state.points.filter((p) => isCurrent(p) && p.status !== 'not-evaluated' && p.triage !== 'out-of-scope' && p.status !== 'dismissed');
 }
 
 /** Why a stress test can never run in this deliberation any more, or undefined while it still may. */

@@ -29,9 +29,11 @@ export interface ClosingSummary {
 
 /** How long a line may run: a claim's gist, not the claim (the full report states it whole). */
 const CLAIM_CHARS = 150;
-/** A caveat, a question, an arbiter's reason: each a sentence or two. */
-const NOTE_CHARS = 200;
+/** A question for the user, an arbiter's reason: each a sentence or two. */
+const NOTE_CHARS = 300;
 const ANSWER_CHARS = 1500;
+/** The user's question and the orchestrator's caveats are handed back whole (a runaway one is still cut). */
+const OWN_WORDS_CHARS = 1000;
 
 /** One line, cut at a word near `max` with an ellipsis. */
 function oneLine(value: string, max: number): string {
@@ -48,7 +50,7 @@ function claimLine(e: ClaimEntry<unknown>, why: string): string {
   return `${e.point.id} ${oneLine(e.text, CLAIM_CHARS)}${replaces}${why ? ` — ${why}` : ''}`;
 }
 
-const GROUND: Record<EvidenceType, string> = { 'n/a': '', deduction: '', execution: 'verified by execution', textual: 'cited verbatim' };
+const GROUND: Record<EvidenceType, string> = { 'n/a': '', deduction: '', execution: 'execution evidence', textual: 'textual evidence' };
 
 /** What an agreed claim stands on, in a few words: the facts it follows from are cited by id. */
 function agreedWhy({ item }: ClaimEntry<AgreedItem>): string {
@@ -77,7 +79,7 @@ function notEvaluatedLines(state: DeliberationState): string[] | undefined {
 export function closingSummary(state: DeliberationState): ClosingSummary {
   const claims = bucketClaims(state);
   const r = state.recommendation;
-  const caveats = r?.caveats.filter((c) => c.trim()).map((c) => oneLine(c, NOTE_CHARS));
+  const caveats = r?.caveats.filter((c) => c.trim()).map((c) => oneLine(c, OWN_WORDS_CHARS));
   const warnings = [
     state.arbitration?.warning ? `the arbiter flagged ${Math.round(state.arbitration.flaggedRatio * 100)}% of the items: treat this result with caution` : '',
     isInconclusive(state) ? `inconclusive: nothing was agreed or dismissed; to unblock: ${unblockLines(state).map((l) => oneLine(l, 200)).join('; ') || 'see unresolved'}` : '',
@@ -85,7 +87,7 @@ export function closingSummary(state: DeliberationState): ClosingSummary {
   const questions = state.surfacedQuestions.map((q) => `${q.id} ${oneLine(q.text, NOTE_CHARS)}`);
   const ended = state.termination ? `, ended by ${state.termination.reason}` : '';
   return {
-    question: oneLine(state.question, 300),
+    question: oneLine(state.question, OWN_WORDS_CHARS),
     ...(r ? { answer: oneLine(r.text, ANSWER_CHARS), confidence: confidenceText(r) } : {}),
     ...(caveats?.length ? { caveats } : {}),
     ...(warnings.length ? { warnings } : {}),

@@ -31,7 +31,7 @@ describe('the closing summary: what the orchestrator hands to the user as it is'
       confidence: 'medium',
       caveats: ['Revisit if warm restarts start to matter.', expect.stringMatching(/^A caveat with <script>/)],
       agreed: [
-        'P1.1 persistence matters only for warm restarts after deploys. — cited verbatim',
+        'P1.1 persistence matters only for warm restarts after deploys. — textual evidence',
         expect.stringMatching(/^P1\.2 Memcached is simpler to operate: it has no persistence, .*… — value judgment$/),
         'P1.4 A single-host cache dies with its host whichever you pick. INFERENCE — follows from F1',
       ],

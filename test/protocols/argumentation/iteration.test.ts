@@ -48,7 +48,7 @@ describe('extended CONSTRUCTIVE and the cap', () => {
     for (const mode of ['standard', 'minimal'] as const) {
       const r = judge(reply(contested(mode), 'Re C1: still holds. INFERENCE'), { ...rebut, ...advance });
       expect(r.ok && [mode, r.state.n, r.state.phase, r.state.extendedConstructive]).toEqual([mode, 3, 'CONSTRUCTIVE', true]);
-      expect(r.ok && r.effects).toContain('extended CONSTRUCTIVE at n=3 (coverage check found an unaddressed dispute)');
+      expect(r.ok && r.effects).toContain('extended CONSTRUCTIVE at n=3 (a dispute left unaddressed)');
       // Exactly one extra iteration, then DEVELOPMENT.
       expect([mode, holdRound(r.ok ? r.state : contested()).phase]).toEqual([mode, 'DEVELOPMENT']);
     }
@@ -218,7 +218,7 @@ describe('next says when the advance can end the deliberation (so the synthesis 
 
   it('new points: another iteration follows, and it does', () => {
     const s = withTwoPoints({ mode: 'minimal' });
-    expect(judgeLine(s)).toMatch(/then phase\.advance \(new points: another iteration follows, no synthesis yet\)$/);
+    expect(judgeLine(s)).toMatch(/then phase\.advance \(new points: another iteration, no synthesis yet\)$/);
     expect(judged(s, { ...points(['P1.1', agreeValue], ['P1.2', agreeValue]), ...advance }).status).toBe('active');
   });
 

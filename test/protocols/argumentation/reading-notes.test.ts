@@ -71,7 +71,7 @@ describe('how the last reply was read, told to the consultee (issue 20, one map)
     expect(flow).not.toMatch(/^P1\.4 \(|^P2\.[123] \(/m);
     const first = buildConsulteePrompt(start(), 'first');
     expect(first).not.toContain('How your last reply was read');
-    expect(first).toContain('Number the items of your whole reply in one sequence (1., 2., 3., ...), items inside an answer included');
+    expect(first).toContain('Number the items of your whole reply in one sequence (1., 2., 3., ...), items you number inside an answer included (the answer itself is not an item)');
     expect(first).toContain('To correct or replace one of your earlier points, make it a new item starting "Replaces P1.3: " followed by the whole corrected claim');
   });
 

@@ -41,7 +41,9 @@ describe('items inside an answer', () => {
     expect(c1).toMatchObject({ status: 'defended', partial: true, items: ['P2.1', 'P2.2', 'P2.3'], narrowedClaim: 'as stated in P2.1, P2.2, P2.3' });
     const view = replyView(s) as { answers: { text: string; items: string[] }[]; points: { id: string; partOf?: string }[] };
     // The consultee's words once: the items as points, the answer in its own words with the items named.
-    expect(view.answers[0]).toMatchObject({ items: ['P2.1', 'P2.2', 'P2.3'], text: 'Re C1: I concede C1 in part. Details and what I still claim:' });
+    expect(view.answers[0]).toMatchObject({ narrowedClaim: 'as stated in P2.1, P2.2, P2.3', text: 'Re C1: I concede C1 in part. Details and what I still claim:' });
+    // The narrowed claim names the items already: no second list of them.
+    expect(view.answers[0]).not.toHaveProperty('items');
     expect(view.points.map((p) => p.partOf)).toEqual(['C1', 'C1', 'C1']);
   });
 
@@ -104,7 +106,7 @@ describe('versions of a claim', () => {
   });
 
   it('the orchestrator can undo a replacement it reads otherwise, or record one the consultee did not say', () => {
-    const s = reply(agreedAtTwo(), '1. INFERENCE: Refines P2.1: send SIGTERM to the group first.');
+    const s = reply(agreedAtTwo(), '1. INFERENCE: Corrects P2.1: send SIGTERM to the group first.');
     const undone = judged(s, { reading: [{ ref: 'P3.1', as: 'point' }] });
     expect(point(undone, 'P2.1')).toMatchObject({ status: 'agreed' });
     expect(point(undone, 'P2.1').supersededBy).toBeUndefined();
@@ -119,6 +121,13 @@ describe('versions of a claim', () => {
     const s = reply(agreedAtTwo(), '1. EVIDENCE: Extends P2.1: the group kill also reaps the shell (ps.txt:3).');
     expect(point(s, 'P2.1').status).toBe('agreed');
     expect(point(s, 'P3.1')).toMatchObject({ refs: ['P2.1'], status: 'pending-triage' });
+  });
+
+  it('a refinement replaces nothing either: a real consultee wrote "(new, refines P1.12)" for an addition', () => {
+    const s = reply(agreedAtTwo(), '1. INFERENCE (new, refines P2.1): two details the group kill must get right.');
+    expect(point(s, 'P2.1').status).toBe('agreed');
+    expect(point(s, 'P3.1')).toMatchObject({ refs: ['P2.1'] });
+    expect(point(s, 'P3.1').supersedes).toBeUndefined();
   });
 });
 

@@ -140,6 +140,13 @@ describe('arbitration', () => {
     expect(prompt).not.toContain('Redis is 2x faster');
     expect(prompt.toLowerCase()).not.toMatch(/consultee|orchestrator|codex/);
   });
+
+  it('names no role but leaves paths and package names that contain one as written', () => {
+    const s = reply(start(), '1. EVIDENCE: Codex ran it in /tmp/codex-scratch/run.sh; the consultee pins @openai/codex. See Claude.\n2. INFERENCE: Use Redis.');
+    const done = judged(s, points(['P1.1', { verdict: 'AGREE', claimType: 'empirical', evidenceType: 'execution', evidence: 'ran run.sh: exit 0', reason: 'the script exits cleanly on a fresh checkout' }], ['P1.2', agreeValue]));
+    const prompt = buildArbitrationPrompt(done);
+    expect(prompt).toContain('a participant ran it in /tmp/codex-scratch/run.sh; a participant pins @openai/codex. See a participant.');
+  });
 });
 
 describe('statusView and nextLegalMoves', () => {
@@ -154,7 +161,7 @@ describe('statusView and nextLegalMoves', () => {
     });
     const next = nextLegalMoves(s);
     expect(next.map((m) => m.move)).toEqual(['delib_judge']);
-    expect(next[0]?.why).toMatch(/^verdicts for P1\.2; then phase\.advance \(new points: another iteration follows, no synthesis yet\)$/);
+    expect(next[0]?.why).toMatch(/^verdicts for P1\.2; then phase\.advance \(new points: another iteration, no synthesis yet\)$/);
   });
 });
 
