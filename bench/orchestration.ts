@@ -149,7 +149,7 @@ async function standardRun(): Promise<{ costs: CallCost[]; codexTurns: number; s
       deliberationId: id,
       points: [
         { id: 'P4.1', verdict: 'AGREE', claimType: 'empirical', evidenceType: 'textual', evidence: 'bench/explain.txt:3 "Index Scan using jobs_queued_run_at"', reason: 'the plan shows the partial index in use' },
-        value('P4.2', 'vacuum health belongs in the trigger for leaving Postgres'),
+        { ...value('P4.2', 'vacuum health belongs in the trigger for leaving Postgres'), supersedes: 'P3.2' },
       ],
       phase: { advance: true },
       consult,

@@ -3,7 +3,7 @@ import { arbitrate, arbitrationJobId, checkArbitration, type ArbitrationOutcome 
 import { defineTool, reportProgress, ToolRefusal } from '../tool-kit.js';
 import { serverRefusal } from '../deliberations.js';
 import type { ServerDeps } from '../deps.js';
-import { DelibResult, DeliberationId, leanResult } from './delib-shared.js';
+import { MoveResultShape, DeliberationId, leanResult } from './delib-shared.js';
 
 const Flag = z.object({ ref: z.string(), flagged: z.boolean(), note: z.string().optional() });
 
@@ -19,7 +19,7 @@ export const arbitrateTool = (deps: ServerDeps) =>
     description:
       "Standard mode, after termination: a fresh reviewer (new Codex session, or backend) checks the buckets unattributed; its per-item reasons and remarks go to the report; >= 50% flagged warns. items: record flags you obtained yourself instead. 'running': call again.",
     input: { deliberationId: DeliberationId, backend: z.string().optional(), waitSeconds: z.number().min(0).max(600).optional(), items: z.array(Flag).optional(), remarks: z.string().optional() },
-    output: { ...DelibResult, arbitration: z.looseObject({ status: z.string() }) },
+    output: { ...MoveResultShape, arbitration: z.looseObject({ status: z.string() }) },
     effect: 'model-call',
     async handler({ deliberationId, backend, waitSeconds, items, remarks }, extra) {
       if (items) {

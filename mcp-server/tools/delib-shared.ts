@@ -17,15 +17,17 @@ export const ConsultOptions = {
   reasoningEffort: z.string().optional(),
 };
 
-/** What every argumentation tool returns at least; the full state is delib_status's alone. */
+/** What delib_start returns at least: the id every later call names (their results do not repeat it). */
 export const DelibResult = { deliberationId: z.string() };
 
-export type LeanResult = { deliberationId: string; effects: string[]; next: string[] } & Record<string, unknown>;
+/** What every later move returns at least: where the deliberation now stands. */
+export const MoveResultShape = { at: z.string() };
+
+export type LeanResult = { at: string; effects: string[]; next: string[] } & Record<string, unknown>;
 
 /** A move's result: what changed and what to do next, no more (each call's bytes are read by the model). */
 export function leanResult(state: DeliberationState, effects: string[], refused?: ItemRefusal[], replyShown = false): LeanResult {
   return {
-    deliberationId: state.id,
     at: `n=${state.n}${state.phase ? ` ${state.phase}` : ''} ${state.status}`,
     effects: effectsView(effects, replyShown),
     ...(refused?.length ? { refused } : {}),
@@ -53,10 +55,11 @@ export async function consultAndWait(deps: ServerDeps, id: string, settings: Con
     throw serverRefusal(state, `the consult failed: ${finished.error}. The state is unchanged; ${afterFailedConsult(finished.cause)}`, 'consult-failed');
   }
   const { moved, turns, effects } = finished;
-  const seconds = Math.round(turns.reduce((sum, t) => sum + t.durationMs, 0) / 1000);
-  const codex = { turns: turns.length, seconds, ...(turns.some((t) => t.recovered) ? { recovered: true } : {}) };
+  // Codex's turns are news only when there was more than the one asked for: a retry, a recovered session.
+  const recovered = turns.some((t) => t.recovered);
+  const codex = turns.length > 1 || recovered ? { codex: { turns: turns.length, ...(recovered ? { recovered: true } : {}) } } : {};
   const read = moved.state.replyRecorded ? replyView(moved.state) : undefined;
-  return { ...leanResult(moved.state, effects, undefined, !!read), consult: { status: 'done', codex, ...(read ? { reply: read } : {}) } };
+  return { ...leanResult(moved.state, effects, undefined, !!read), consult: { status: 'done', ...codex, ...(read ? { reply: read } : {}) } };
 }
 
 /** The summary a closing move returns, with where the full report is (the file the move just wrote). */

@@ -14,12 +14,13 @@ export const delibStartTool = (deps: ServerDeps) =>
     effect: 'model-call',
     async handler({ consult, ...input }, extra) {
       const started = await deps.deliberations.start(input);
-      if (consult === false) return leanResult(started.state, started.effects);
+      const deliberationId = started.state.id;
+      if (consult === false) return { deliberationId, ...leanResult(started.state, started.effects) };
       const asked = await consultAndWait(deps, started.state.id, consult ?? {}, extra).catch((error: unknown) => {
         // The deliberation exists even though its first consult failed: the refusal must name it.
         if (error instanceof ToolRefusal) throw new ToolRefusal(`deliberation ${started.state.id} started, but ${error.message}`, error.rule, error.legalMoves);
         throw error;
       });
-      return { ...asked, effects: [...started.effects, ...asked.effects] };
+      return { deliberationId, ...asked, effects: [...started.effects, ...asked.effects] };
     },
   });

@@ -3,7 +3,7 @@ import { effectsView, JudgeInput } from '../../protocols/argumentation/index.js'
 import { defineTool, ToolRefusal } from '../tool-kit.js';
 import { serverRefusal } from '../deliberations.js';
 import type { ServerDeps } from '../deps.js';
-import { closingSummary, ConsultOptions, consultAndWait, DelibResult, DeliberationId, leanResult } from './delib-shared.js';
+import { closingSummary, ConsultOptions, consultAndWait, MoveResultShape, DeliberationId, leanResult } from './delib-shared.js';
 
 export const judgeTool = (deps: ServerDeps) =>
   defineTool({
@@ -11,7 +11,7 @@ export const judgeTool = (deps: ServerDeps) =>
     description:
       'Your whole judgment of an iteration in one call, applied item by item under the rules: ledger facts, reading corrections, points (triage, verdict, bucket), challenge verdicts, stress test, then phase.advance, which asks Codex for the next iteration (consult: false to not) or ends the deliberation (synthesis then returns the report summary). Refused items come back with their rule and legal actions; the advance waits until none is refused.',
     input: { deliberationId: DeliberationId, ...JudgeInput.shape, consult: z.union([z.literal(false), z.object(ConsultOptions)]).optional() },
-    output: { ...DelibResult },
+    output: { ...MoveResultShape },
     effect: 'model-call',
     async handler(args, extra) {
       const { deliberationId, consult, ...judgment } = args;

@@ -1,14 +1,14 @@
 import { SynthesizeInput } from '../../protocols/argumentation/index.js';
 import { defineTool } from '../tool-kit.js';
 import type { ServerDeps } from '../deps.js';
-import { closingSummary, DelibResult, DeliberationId, leanResult } from './delib-shared.js';
+import { closingSummary, MoveResultShape, DeliberationId, leanResult } from './delib-shared.js';
 
 export const synthesizeTool = (deps: ServerDeps) =>
   defineTool({
     name: 'delib_synthesize',
     description: "After termination: checks coverage and builds the report, led by your recommendation (the answer to the user's question). Returns its summary and where the full report is.",
     input: { deliberationId: DeliberationId, ...SynthesizeInput.shape },
-    output: { ...DelibResult },
+    output: { ...MoveResultShape },
     effect: 'write',
     async handler({ deliberationId, ...input }) {
       const moved = await deps.deliberations.apply(deliberationId, 'synthesize', input);

@@ -2,7 +2,6 @@ import { z } from 'zod';
 import { DeliberationState, Framing, Mode } from '../../../schemas/argumentation.js';
 import { oversized } from '../core/input-limits.js';
 import { appendFact } from '../core/mutations.js';
-import { FRAMINGS } from '../core/framings.js';
 import { accept, type MoveContext, type MoveResult } from './result.js';
 
 export const StartInput = z.object({
@@ -45,7 +44,7 @@ export function startDeliberation(input: StartInput, ctx: MoveContext & { id: st
   };
   for (const text of parsed.constraints) appendFact(state, { text, tag: 'user' });
   const effects = [
-    `deliberation started (${parsed.mode}, ${parsed.framing}: ${FRAMINGS[parsed.framing].flow})`,
+    `deliberation started (${parsed.mode}, ${parsed.framing})`,
     ...(parsed.constraints.length ? [`user constraints in the ledger: ${state.ledger.map((f) => f.id).join(', ')}`] : []),
   ];
   return accept(DeliberationState.parse(state), effects, ctx);

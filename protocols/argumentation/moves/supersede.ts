@@ -48,7 +48,8 @@ export function supersede(next: DeliberationState, newId: string, oldId: string,
   Object.assign(old, { status: 'superseded', supersededBy: successor.id, was });
   Object.assign(successor, { supersedes: old.id, supersededOn: by });
   const left = was.agreed ? ' (it leaves Agreed)' : was.dismissed ? ' (it leaves Dismissed)' : was.unresolved ? ' (it leaves Unresolved)' : '';
-  return `${successor.id} replaces ${old.id}${left}${challenge ? `; ${challenge.id} closes with it` : ''}: judge ${successor.id}`;
+  // The orchestrator records a version in the judgment that judges it: only the consultee's asks for a verdict.
+  return `${successor.id} replaces ${old.id}${left}${challenge ? `; ${challenge.id} closes with it` : ''}${by === 'consultee' ? `: judge ${successor.id}` : ''}`;
 }
 
 /** Undoes a replacement: the earlier point takes back its place, the later one stands alone. */

@@ -13,6 +13,20 @@ export interface LegalMove {
 
 const ids = (xs: { id: string }[]) => xs.map((x) => x.id).join(', ');
 
+/** Point ids with runs of three or more in a row written as a range: "P1.1 to P1.10, P3.2". */
+export function pointIdList(xs: { id: string }[]): string {
+  const runs: string[][] = [];
+  for (const { id } of xs) {
+    const run = runs.at(-1);
+    const last = run?.at(-1);
+    const [iter, num] = id.split('.');
+    const [lastIter, lastNum] = last?.split('.') ?? [];
+    if (run && iter === lastIter && Number(num) === Number(lastNum) + 1) run.push(id);
+    else runs.push([id]);
+  }
+  return runs.map((run) => (run.length >= 3 ? `${run[0]} to ${run.at(-1)}` : run.join(', '))).join(', ');
+}
+
 /** Arbitration triggers a machine can see: 2+ Unresolved, or early unanimity without evidence. */
 function arbitrationWhy(state: DeliberationState): string {
   const { agreed, dismissed, unresolved } = state.buckets;
@@ -52,7 +66,7 @@ function advanceWhy(state: DeliberationState, nothingElse: boolean): string {
   if (lastIteration(state)) return `${advance}: ends the deliberation (cap): add synthesis`;
   if (state.mode === 'quick') return `${advance}: ends the deliberation if nothing stays contested: add synthesis`;
   // Convergence (iteration.ts): no new point, nothing open, and the disputed list as at the last advance.
-  if (state.scope.newPoints > 0) return `${advance} (new points: another iteration follows, no synthesis yet)`;
+  if (state.scope.newPoints > 0) return `${advance} (new points: another iteration, no synthesis yet)`;
   if (state.scope.disputedAtLastAdvance.length) return `${advance} (Codex answers the challenges' outcome: another iteration, no synthesis yet)`;
   return `${advance}: ends the deliberation (convergence) unless a challenge stays open: add synthesis`;
 }
@@ -66,7 +80,7 @@ function judgmentWhy(state: DeliberationState): string {
   // Quick mode: a defended point is placed now; at the last iteration every contested one is (synthesis needs it).
   const contested = state.mode === 'quick' ? pointsWithStatus(state, 'contested').filter((p) => p.defense || lastIteration(state)) : [];
   const pending = (state.readings?.find((r) => r.iter === state.n)?.pending ?? []).filter((p) => !p.resolved);
-  if (toJudge.length) parts.push(`verdicts for ${ids(toJudge)}`);
+  if (toJudge.length) parts.push(`verdicts for ${pointIdList(toJudge)}`);
   if (defended.length) parts.push(`judge ${defended.map((c) => `${c.id} (${challengeActions(state, c.id).join('|')})`).join(', ')}`);
   if (contested.length) parts.push(`place ${ids(contested)} (bucket; agreed after your objection needs revision {from, because})`);
   if (pending.length) parts.push(`optionally correct the reading of ${pending.map((p) => p.ref).join(', ')}`);

@@ -1,5 +1,6 @@
 import type { DeliberationState } from '../../../schemas/argumentation.js';
 import { concededNow } from '../core/queries.js';
+import { keptByItemsClaim } from '../core/claims.js';
 
 const HINTS: Record<string, string> = {
   section: 'not a numbered item: read it as a point (point: "P1.3" appends it to one), a question, or leave it',
@@ -19,7 +20,6 @@ export function replyView(state: DeliberationState): Record<string, unknown> {
   const reading = state.readings?.find((r) => r.iter === state.n);
   const points = state.points.filter((p) => p.iter === state.n);
   const answered = state.challenges.filter((c) => c.defenseIter === state.n && c.status === 'defended');
-  const closed = state.challenges.filter((c) => c.droppedIter === state.n || (c.status === 'conceded' && state.buckets.dismissed.some((d) => d.pointId === c.pointId && d.iter === state.n)));
   const quickAnswers = state.mode === 'quick' ? state.points.filter((p) => p.iter < state.n && p.defense && p.status === 'contested') : [];
   const quickConceded = state.mode === 'quick' ? state.points.filter((p) => concededNow(state, p.id)) : [];
   // The words behind each concession parley applied, so that a defense misread as one can be read back.
@@ -42,7 +42,7 @@ export function replyView(state: DeliberationState): Record<string, unknown> {
       id: p.id,
       ...(p.partOf ? { partOf: p.partOf } : {}),
       ...(p.supersedes ? { replaces: p.supersedes } : {}),
-      ...(p.refs ? { refs: p.refs } : {}),
+      ...(p.refs?.some((r) => r !== p.supersedes) ? { refs: p.refs.filter((r) => r !== p.supersedes) } : {}),
       ...(p.status === 'not-evaluated' ? { notEvaluated: state.notEvaluated.find((i) => i.ref === p.id)?.reason } : {}),
       ...(p.status === 'part-of-answer' ? { readAs: `part of the answer to ${p.partOf}` } : {}),
       ...(p.needsDecisive ? { needsDecisive: true } : {}),
@@ -51,17 +51,17 @@ export function replyView(state: DeliberationState): Record<string, unknown> {
     ...(answered.length || quickAnswers.length
       ? {
           answers: [
-            ...answered.map((c) => ({ challenge: c.id, point: c.pointId, ...(c.partial ? partial(c.narrowedClaim, !!c.unclear) : {}), ...withItems(itemsOf(c.id)), text: c.answerOwnWords ?? c.defense })),
-            ...quickAnswers.map((p) => ({ point: p.id, ...(p.answer === 'partial' || p.answer === 'unclear' ? partial(p.narrowed, p.answer === 'unclear') : {}), ...withItems(itemsOf(p.id)), text: p.answerOwnWords ?? p.defense })),
+            ...answered.map((c) => ({ challenge: c.id, point: c.pointId, ...(c.partial ? partial(c.narrowedClaim, !!c.unclear) : {}), ...withItems(itemsOf(c.id), c.narrowedClaim), text: c.answerOwnWords ?? c.defense })),
+            ...quickAnswers.map((p) => ({ point: p.id, ...(p.answer === 'partial' || p.answer === 'unclear' ? partial(p.narrowed, p.answer === 'unclear') : {}), ...withItems(itemsOf(p.id), p.narrowed), text: p.answerOwnWords ?? p.defense })),
           ],
         }
       : {}),
-    ...(closed.length || quickConceded.length ? { closed: [...closed.map((c) => `${c.id} ${c.status}`), ...quickConceded.map((p) => `${p.id} conceded`)] } : {}),
-    ...(conceded.length ? { conceded: conceded.map((c) => ({ ...c, hint: `applied as a full concession; if it keeps part of the claim, read ${c.challenge ?? c.point} as partial` })) } : {}),
+    ...(conceded.length ? { conceded: conceded.map((c) => ({ ...c, hint: `if it kept part, re-read ${c.challenge ?? c.point} as partial` })) } : {}),
     ...(reading?.pending.some((p) => !p.resolved)
       ? { reading: reading.pending.filter((p) => !p.resolved).map((p) => ({ ref: p.ref, kind: p.kind, ...(p.target ? { target: p.target } : {}), ...(p.title ? { title: p.title } : {}), text: p.text, hint: HINTS[p.kind] })) }
       : {}),
   };
 }
 
-const withItems = (ids: string[]) => (ids.length ? { items: ids } : {});
+// A narrowed claim that is the list of items names them already.
+const withItems = (ids: string[], narrowed?: string) => (ids.length && narrowed !== keptByItemsClaim(ids) ? { items: ids } : {});

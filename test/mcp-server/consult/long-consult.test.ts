@@ -24,7 +24,7 @@ describe('a consult that outlives waitSeconds (stdio, real codex)', () => {
     expect(waiting.at).toBe('n=1 CONSTRUCTIVE active');
     expect(waiting.next).toEqual([expect.stringMatching(/^delib_consult: Codex is still answering/)]);
     const done = await r.ok('delib_consult', { deliberationId: id, waitSeconds: 55 }, { onprogress: (p) => secondCall.push(p) });
-    expect(done.consult).toMatchObject({ status: 'done', codex: { turns: 1 }, reply: { iteration: 1, points: [{ id: 'P1.1', text: 'INFERENCE: Retry with jitter.' }, { id: 'P1.2', text: 'GUESS: Cap retries at five.' }] } });
+    expect(done.consult).toMatchObject({ status: 'done', reply: { iteration: 1, points: [{ id: 'P1.1', text: 'INFERENCE: Retry with jitter.' }, { id: 'P1.2', text: 'GUESS: Cap retries at five.' }] } });
     expect(done.effects).not.toContain('2 new point(s) to judge');
     // One Codex turn served both calls.
     expect(r.server.requests).toHaveLength(1);
