@@ -52,7 +52,10 @@ export interface DemoDeliberation {
 }
 
 type Reply = { points?: { id: string }[]; answers?: { challenge?: string }[] };
-type Result = { deliberationId: string; at: string; refused?: unknown[]; consult?: { status: string; codex?: { turns: number }; reply?: Reply } };
+/** A consult reports Codex's turns only when it took more than one. */
+const turnsOf = (result: Result) => (result.consult?.status === 'done' ? (result.consult.codex?.turns ?? 1) : 0);
+
+type Result = { deliberationId?: string; at: string; refused?: unknown[]; consult?: { status: string; codex?: { turns: number }; reply?: Reply } };
 
 /** A CODEX_HOME whose config sends Codex to the demo model (no login, no key); TMPDIR beside it, not around it. */
 async function codexHome(baseUrl: string): Promise<{ root: string; env: Record<string, string> }> {
@@ -110,8 +113,8 @@ export async function runDemoDeliberation(options: { baseUrl: string; dir: strin
     };
     const consult = { waitSeconds: 600 };
     let result = await call('delib_start', { question: DEMO_QUESTION, mode: 'minimal', constraints: CONSTRAINTS, material: MATERIAL, consult });
-    const id = result.deliberationId;
-    let turns = result.consult?.codex?.turns ?? 0;
+    const id = result.deliberationId!;
+    let turns = turnsOf(result);
     options.say(`argumentation: Codex answered iteration 1 with ${result.consult?.reply?.points?.length ?? 0} numbered points`);
     for (let iteration = 1; !result.at.endsWith('terminated'); iteration += 1) {
       if (iteration > 6) throw new Error(`the demo deliberation did not end after 6 iterations (at ${result.at})`);
@@ -120,7 +123,7 @@ export async function runDemoDeliberation(options: { baseUrl: string; dir: strin
       const challenges = (reply.answers ?? []).flatMap((answer) => (answer.challenge ? [{ id: answer.challenge, ...ACCEPTED }] : []));
       const questions = challenges.length ? [QUESTION] : [];
       result = await call('delib_judge', { deliberationId: id, points, challenges, questions, phase: { advance: true }, synthesis: SYNTHESIS, consult });
-      turns += result.consult?.codex?.turns ?? 0;
+      turns += turnsOf(result);
       const judged = [points.length && `${points.length} point(s)`, challenges.length && `${challenges.length} defense(s)`].filter(Boolean).join(' and ') || 'nothing new';
       options.say(`argumentation: the scripted orchestrator judged ${judged}: ${result.at}`);
     }

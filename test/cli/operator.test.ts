@@ -66,7 +66,7 @@ describe('parley help and unknown commands', () => {
     for (const args of [['frobnicate'], ['help', 'frobnicate']]) {
       const ran = await parley(args);
       expect(ran.code).toBe(1);
-      expect(ran.stderr).toBe("parley: unknown command 'frobnicate'. Commands: serve, tools, dialogic, debate, report, sweep, doctor, help (parley --help says what each does)\n");
+      expect(ran.stderr).toBe("parley: unknown command 'frobnicate'. Commands: serve, tools, dialogic, debate, report, sweep, demo, doctor, help (parley --help says what each does)\n");
       expect(ran.stdout).toBe('');
     }
   });

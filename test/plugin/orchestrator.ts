@@ -60,8 +60,9 @@ export function decide(plan: Plan, last: { tool: string; result: ToolResult } | 
     return { tool: 'delib_start', input: { question: plan.question, mode: plan.mode, framing: plan.framing, constraints: plan.constraints, ...material, consult: { cwd: 'empty', ...CONSULT } } };
   }
   const result = last.result;
-  const id = result.deliberationId;
-  if (!id) return { text: `ERROR: no deliberationId in ${JSON.stringify(result)}` };
+  // delib_start's result names the deliberation; later results do not repeat it, as a model remembers it.
+  const id = [...earlier, result].find((r) => r.deliberationId)?.deliberationId;
+  if (!id) return { text: `ERROR: no deliberationId in ${JSON.stringify([...earlier, result])}` };
   if (result.refused?.length) return { text: `ERROR: ${last.tool} refused ${JSON.stringify(result.refused)}` };
   if (result.consult?.status === 'running') return { tool: 'delib_consult', input: { deliberationId: id, ...CONSULT } };
   if (result.arbitration?.status === 'running') return { tool: 'delib_arbitrate', input: { deliberationId: id, ...CONSULT } };

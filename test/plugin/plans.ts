@@ -91,11 +91,11 @@ export function objectionReply(pointId: string): string {
   return `Re ${pointId}: partly conceded: on one VM both are a single package, but the narrower claim is: Memcached has no persistence settings to get wrong. INFERENCE`;
 }
 
-/** The arbiter's line for each item it was shown ("P1.2 AGREED (value, ...): ..."): agreed value judgments flagged; then a remark. */
+/** The arbiter's line for each item it was shown ("P1.2 AGREED · value · ..."): agreed value judgments flagged; then a remark. */
 export function arbitrationReply(items: string[]): string {
   const lines = items.map((line) => {
     const ref = line.split(' ')[0];
-    return / AGREED \(value,/.test(line) ? `${ref}: FLAG a value judgment with no evidence behind it` : `${ref}: OK the cited evidence supports it`;
+    return / AGREED · value ·/.test(line) ? `${ref}: FLAG a value judgment with no evidence behind it` : `${ref}: OK the cited evidence supports it`;
   });
   return [...lines, 'Remarks: nobody argued for keeping the fixed delay.'].join('\n');
 }

@@ -59,14 +59,15 @@ function section(prompt: string, heading: RegExp): string {
   return end === -1 ? rest : rest.slice(0, end);
 }
 
-/** The open challenges a prompt lists: `C1 (SKEPTICAL) on P1.2: ...`, with their `point:` and `orchestrator:` lines. */
+/** The open challenges a prompt lists: `C1 (SKEPTICAL) on P1.2: ...`, with the point quoted and any `orchestrator:` line. */
 function openChallenges(prompt: string): OpenChallenge[] {
   return section(prompt, /^Open challenges \(answer each by id\):\n/m)
     .split(/^(?=C\d+ \()/m)
     .map((block): OpenChallenge | undefined => {
       const head = /^(C\d+) \((SKEPTICAL|REJECT)\) on (P\d+\.\d+)/.exec(block);
       if (!head) return undefined;
-      return { id: head[1]!, type: head[2]!, point: /^\s+point: (.*)$/m.exec(block)?.[1] ?? '', answeredBefore: /^\s+orchestrator: /m.test(block) };
+      // The challenged point is quoted under the head line ("P1.2 as it stands:"): its words are in the block.
+      return { id: head[1]!, type: head[2]!, point: block.slice(head[0].length), answeredBefore: /^\s+orchestrator: /m.test(block) };
     })
     .filter((c): c is OpenChallenge => c !== undefined);
 }

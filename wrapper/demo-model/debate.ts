@@ -60,7 +60,7 @@ export function debateTurn(model: string, system: string, prompt: string): Recor
   const role = lineValue(system, 'Your role or stance') ?? '';
   const question = lineValue(system, 'Question') ?? '';
   const options = optionsOf(system);
-  const round = Number(/Round (\d+) of up to \d+/.exec(prompt)?.[1] ?? 1);
+  const round = Number(/Round (\d+) of (?:up to )?\d+/.exec(prompt)?.[1] ?? 1);
   const temperament = temperamentOf(model, role, label);
   const others = shownResponses(prompt).filter((shown) => !shown.self && shown.label !== label);
   const [first, last] = [options[0]!, options[options.length - 1]!];
@@ -126,9 +126,13 @@ function reasoningFor(temperament: Temperament, moved: boolean, subject: string,
 
 /** CRIT scores: one entry per agent shown, reasons from its claims, scores that vary by agent and round. */
 export function critReply(prompt: string): Record<string, unknown> {
-  const round = /Round (\d+) responses/.exec(prompt)?.[1] ?? '1';
+  // The round to score is the last one shown; an earlier round comes first, as context only.
+  const rounds = [...prompt.matchAll(/^Round (\d+) responses\b.*$/gm)];
+  const scored = rounds.at(-1);
+  const round = scored?.[1] ?? '1';
+  const shownNow = scored ? prompt.slice((scored.index ?? 0) + scored[0].length) : prompt;
   return {
-    agents: shownResponses(prompt).map((shown) => {
+    agents: shownResponses(shownNow).map((shown) => {
       const seed = `${shown.label}|${round}`;
       const reasons = shown.claims.slice(0, 2).map((claim, i) => ({ text: claim.text, validity: 5 + (hash(`${seed}|v${i}`) % 5), credibility: 4 + (hash(`${seed}|c${i}`) % 5) }));
       return {

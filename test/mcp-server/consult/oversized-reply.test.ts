@@ -38,7 +38,7 @@ describe('a reply far over the limit (stdio, real codex)', () => {
 
     // Nothing stored was lost: the next reply is taken as usual, and kept whole.
     const asked = await r.ok('delib_consult', { deliberationId: id, waitSeconds: 55 });
-    expect(asked.consult.reply.points).toEqual([{ id: 'P1.1', label: 'INFERENCE', text: 'INFERENCE: Use a bounded connection pool.' }]);
+    expect(asked.consult.reply.points).toEqual([{ id: 'P1.1', text: 'INFERENCE: Use a bounded connection pool.' }]);
     expect((await r.audit(id)).filter((a) => a.type === 'consult-reply').at(-1)?.reply).toBe(NORMAL);
   });
 });
