@@ -79,7 +79,7 @@ describe('consultee prompts', () => {
   it('a quick first prompt asks for the deciding points only, never "point by point" (issue 21, item 12)', () => {
     const p = buildConsulteePrompt(start({ mode: 'quick', framing: 'compare', material: 'A. Redis\nB. Memcached' }), 'first');
     expect(p).toContain('Iteration 1/2 (quick: at most two rounds).');
-    expect(p).toContain('Request: Say which approach in MATERIAL you would pick: your verdict first, then only the points that decide it.');
+    expect(p).toContain('Request: Say which approach in MATERIAL you would pick: your verdict first, on a line of its own (not an item), then only the points that decide it.');
     expect(p).not.toMatch(/point by point|short answer/);
     expect(buildConsulteePrompt(start({ mode: 'standard', framing: 'compare' }), 'first')).toContain('Compare the approaches in MATERIAL point by point');
   });
