@@ -13,6 +13,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { createDeps } from '../mcp-server/deps.js';
 import { createServer } from '../mcp-server/server.js';
 import { runCodex } from '../wrapper/codex/index.js';
+import { localProviderConfig } from '../wrapper/codex/local-provider.js';
 
 export const DEMO_QUESTION = 'Should we put a Redis cache in front of Postgres for our product catalogue?';
 const CONSTRAINTS = ['The catalogue changes a few times a day and is read on every page view.', 'The team is five engineers and runs its own servers.'];
@@ -63,30 +64,26 @@ async function codexHome(baseUrl: string): Promise<{ root: string; env: Record<s
   const home = join(root, 'home');
   await mkdir(home);
   await mkdir(join(root, 'tmp'));
-  const config = [
-    'model = "demo-consultee"',
-    'model_provider = "parley-demo"',
-    'check_for_update_on_startup = false',
-    '',
-    // No network: no plugin sync, no analytics, no telemetry export (each tried and failed on every call).
-    '[features]',
-    'plugins = false',
-    '',
-    '[analytics]',
-    'enabled = false',
-    '',
-    '[otel]',
-    'exporter = "none"',
-    'metrics_exporter = "none"',
-    '',
-    '[model_providers.parley-demo]',
-    'name = "parley demo model"',
-    `base_url = ${JSON.stringify(baseUrl)}`,
-    'wire_api = "responses"',
-    'request_max_retries = 0',
-    'stream_max_retries = 0',
-    '',
-  ].join('\n');
+  const config = localProviderConfig({
+    provider: 'parley-demo',
+    name: 'parley demo model',
+    model: 'demo-consultee',
+    baseUrl,
+    settings: [
+      'check_for_update_on_startup = false',
+      '',
+      // No network: no plugin sync, no analytics, no telemetry export (each tried and failed on every call).
+      '[features]',
+      'plugins = false',
+      '',
+      '[analytics]',
+      'enabled = false',
+      '',
+      '[otel]',
+      'exporter = "none"',
+      'metrics_exporter = "none"',
+    ],
+  });
   await writeFile(join(home, 'config.toml'), config, 'utf8');
   return { root, env: { CODEX_HOME: home, TMPDIR: join(root, 'tmp') } };
 }

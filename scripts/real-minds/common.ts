@@ -1,4 +1,5 @@
 import { mkdirSync } from 'node:fs';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 
@@ -44,4 +45,15 @@ export interface CallRecord {
   resultBytes: number;
   isError: boolean;
   ms: number;
+}
+
+/**
+ * Sends a request on to the scripted server at `baseUrl` (its /v1 root) and copies its answer back
+ * whole: JSON or an SSE stream. Both relays hand each reply to a scripted server this way.
+ */
+export async function forwardTo(baseUrl: string, req: IncomingMessage, res: ServerResponse, body: string): Promise<void> {
+  const url = `${baseUrl.replace(/\/v1$/, '')}${req.url ?? '/'}`;
+  const answer = await fetch(url, { method: req.method ?? 'GET', headers: { 'content-type': 'application/json' }, body: req.method === 'GET' ? undefined : body });
+  res.writeHead(answer.status, { 'content-type': answer.headers.get('content-type') ?? 'application/json' });
+  res.end(Buffer.from(await answer.arrayBuffer()));
 }

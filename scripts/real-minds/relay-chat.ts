@@ -19,7 +19,7 @@ import { writeFileAtomic } from '../../state/atomic-write.js';
 import { nodeFs } from '../../state/fs-seam.js';
 import { readBody } from '../../test/doubles/http-helpers.js';
 import { startScriptedChat } from '../../test/doubles/scripted-chat.js';
-import { cliArgs, fail, say } from './common.js';
+import { cliArgs, fail, say, forwardTo } from './common.js';
 
 const POLL_MS = 200;
 const REPLY_FIELD = 'x_real_minds_reply';
@@ -128,13 +128,7 @@ async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> 
   await forward(req, res, JSON.stringify({ ...body, [REPLY_FIELD]: reply }));
 }
 
-/** Sends the request on to the scripted server and copies its answer (JSON or the whole SSE stream) back. */
-async function forward(req: IncomingMessage, res: ServerResponse, body: string): Promise<void> {
-  const url = `${inner.baseUrl.replace(/\/v1$/, '')}${req.url ?? '/'}`;
-  const answer = await fetch(url, { method: req.method ?? 'GET', headers: { 'content-type': 'application/json' }, body: req.method === 'GET' ? undefined : body });
-  res.writeHead(answer.status, { 'content-type': answer.headers.get('content-type') ?? 'application/json' });
-  res.end(Buffer.from(await answer.arrayBuffer()));
-}
+const forward = (req: IncomingMessage, res: ServerResponse, body: string) => forwardTo(inner.baseUrl, req, res, body);
 
 await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
 const address = server.address();

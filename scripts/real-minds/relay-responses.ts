@@ -17,7 +17,7 @@ import { makeCodexHome } from '../../test/doubles/codex-home.js';
 import { listenOnLoopback, readBody, sleepUnlessClosed } from '../../test/doubles/http-helpers.js';
 import { startScriptedResponses, type RequestBody } from '../../test/doubles/scripted-responses.js';
 import { lastUserText } from '../../test/mcp-server/consult/rig.js';
-import { cliArgs, repoRoot, say } from './common.js';
+import { cliArgs, repoRoot, say, forwardTo } from './common.js';
 
 const POLL_MS = 500;
 const WAIT_MS = 30 * 60_000;
@@ -70,13 +70,7 @@ async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> 
   await forward(req, res, JSON.stringify({ ...body, [REPLY_FIELD]: reply }));
 }
 
-/** Sends the request on to the scripted server and copies its answer back. */
-async function forward(req: IncomingMessage, res: ServerResponse, body: string): Promise<void> {
-  const url = `${inner.baseUrl.replace(/\/v1$/, '')}${req.url ?? '/'}`;
-  const answer = await fetch(url, { method: req.method ?? 'GET', headers: { 'content-type': 'application/json' }, body: req.method === 'GET' ? undefined : body });
-  res.writeHead(answer.status, { 'content-type': answer.headers.get('content-type') ?? 'application/json' });
-  res.end(Buffer.from(await answer.arrayBuffer()));
-}
+const forward = (req: IncomingMessage, res: ServerResponse, body: string) => forwardTo(inner.baseUrl, req, res, body);
 
 const listening = await listenOnLoopback(server);
 const baseUrl = `${listening.origin}/v1`;

@@ -1,6 +1,7 @@
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { localProviderConfig } from '../../wrapper/codex/local-provider.js';
 
 export interface CodexHome {
   codexHome: string;
@@ -25,18 +26,7 @@ export async function makeCodexHome(baseUrl: string, options: { model?: string }
   await mkdir(tmp, { recursive: true });
   await mkdir(workDir, { recursive: true });
   const model = options.model ?? 'fake-model';
-  const config = [
-    `model = ${JSON.stringify(model)}`,
-    'model_provider = "fake"',
-    '',
-    '[model_providers.fake]',
-    'name = "fake"',
-    `base_url = ${JSON.stringify(baseUrl)}`,
-    'wire_api = "responses"',
-    'request_max_retries = 0',
-    'stream_max_retries = 0',
-    '',
-  ].join('\n');
+  const config = localProviderConfig({ provider: 'fake', name: 'fake', model, baseUrl });
   await writeFile(join(codexHome, 'config.toml'), config, 'utf8');
   return {
     codexHome,

@@ -10,12 +10,21 @@ import type { ReadAnswer, Reading } from '../reading/reading.js';
  */
 export type AnswerOwners = Map<string, string>;
 
+/**
+ * What an answer asks of the orchestrator (a verdict, a placement, a reading), about one point: said
+ * only once the reply's points are recorded, and not if the same reply replaced that point.
+ */
+export interface AnswerAsk {
+  point: string;
+  line: string;
+}
+
 const nextAnswerRef = (pending: PendingReading[]) => `A${pending.filter((p) => p.kind === 'answer').length + 1}`;
 
 /** A concession's record says who conceded what, when; the words stay with the challenge, quoted where shown. */
 const concededReason = (what: string, n: number) => `The consultee conceded ${what} in iteration ${n}.`;
 
-function answerChallenge(next: DeliberationState, c: Challenge, a: ReadAnswer, effects: string[]): void {
+function answerChallenge(next: DeliberationState, c: Challenge, a: ReadAnswer, effects: string[], asks: AnswerAsk[]): void {
   if (a.kind === 'concession') {
     c.status = 'conceded';
     // The words stay with the challenge: the orchestrator may read them as a defense after all.
@@ -26,11 +35,11 @@ function answerChallenge(next: DeliberationState, c: Challenge, a: ReadAnswer, e
   }
   const partial = a.kind === 'partial-concession' || a.kind === 'unclear';
   Object.assign(c, { status: 'defended', defense: a.text, defenseIter: next.n, partial: partial || undefined, narrowedClaim: partial ? a.narrowedClaim : undefined, unclear: a.kind === 'unclear' || undefined, answerOwnWords: a.own !== a.text ? a.own : undefined });
-  if (a.kind === 'unclear') effects.push(`${c.id}: gives something up, all or part? read it (as concession, or as partial with the claim it keeps)`);
-  else effects.push(`${c.id} ${partial ? 'partly conceded (a defense of a narrowed claim)' : 'defended'}: judge it`);
+  const line = a.kind === 'unclear' ? `${c.id}: gives something up, all or part? read it (as concession, or as partial with the claim it keeps)` : `${c.id} ${partial ? 'partly conceded (a defense of a narrowed claim)' : 'defended'}: judge it`;
+  asks.push({ point: c.pointId, line });
 }
 
-export function recordChallengeAnswers(next: DeliberationState, reading: Reading, pending: PendingReading[], effects: string[]): AnswerOwners {
+export function recordChallengeAnswers(next: DeliberationState, reading: Reading, pending: PendingReading[], effects: string[], asks: AnswerAsk[]): AnswerOwners {
   const owners: AnswerOwners = new Map();
   const byRef = new Map<string, ReadAnswer>();
   for (const a of reading.answers) {
@@ -46,7 +55,7 @@ export function recordChallengeAnswers(next: DeliberationState, reading: Reading
   for (const c of next.challenges) {
     if ((c.status !== 'open' && c.status !== 'dropped') || c.raisedIter >= next.n) continue;
     const a = byRef.get(c.id);
-    if (a) answerChallenge(next, c, a, effects);
+    if (a) answerChallenge(next, c, a, effects, asks);
     else if (c.type === 'SKEPTICAL' && !c.reminderSent) {
       Object.assign(c, { status: 'dropped', reminderSent: true, droppedIter: next.n });
       effects.push(`${c.id} dropped: the next prompt carries a reminder`);
@@ -62,7 +71,7 @@ export function recordChallengeAnswers(next: DeliberationState, reading: Reading
 }
 
 /** Quick mode has no challenge ids: objections are answered by point id. */
-export function recordObjectionAnswers(next: DeliberationState, reading: Reading, pending: PendingReading[], effects: string[]): AnswerOwners {
+export function recordObjectionAnswers(next: DeliberationState, reading: Reading, pending: PendingReading[], effects: string[], asks: AnswerAsk[]): AnswerOwners {
   const owners: AnswerOwners = new Map();
   for (const a of reading.answers) {
     const point = findPoint(next, a.ref);
@@ -80,8 +89,8 @@ export function recordObjectionAnswers(next: DeliberationState, reading: Reading
     }
     point.answer = a.kind === 'defense' ? 'defense' : a.kind === 'unclear' ? 'unclear' : 'partial';
     if (a.narrowedClaim && a.kind !== 'defense') point.narrowed = a.narrowedClaim;
-    if (a.kind === 'unclear') effects.push(`${point.id}: gives something up, all or part? read it (as concession, or as partial), then place it`);
-    else effects.push(`${point.id} ${a.kind === 'partial-concession' ? 'partly conceded (a defense of a narrowed claim)' : 'defended'}: place it (bucket)`);
+    const line = a.kind === 'unclear' ? `${point.id}: gives something up, all or part? read it (as concession, or as partial), then place it` : `${point.id} ${a.kind === 'partial-concession' ? 'partly conceded (a defense of a narrowed claim)' : 'defended'}: place it (bucket)`;
+    asks.push({ point: point.id, line });
   }
   return owners;
 }

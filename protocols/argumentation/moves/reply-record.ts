@@ -6,7 +6,7 @@ import { activeFacts, factKey, quickTurnsSpent } from '../core/queries.js';
 import { consultPrecheck } from './consult-precheck.js';
 import type { Reading } from '../reading/reading.js';
 import { readReply } from '../reading/reply-reader.js';
-import { recordChallengeAnswers, recordObjectionAnswers } from './record-answers.js';
+import { recordChallengeAnswers, recordObjectionAnswers, type AnswerAsk } from './record-answers.js';
 import { recordPoints } from './record-points.js';
 import { accept, draft, type MoveContext, type MoveResult } from './result.js';
 
@@ -72,9 +72,11 @@ export function replyRecord(state: DeliberationState, input: ReplyRecordInput, c
   next.counters.consecutiveFormatFailures = 0;
   const effects: string[] = [`reply recorded for iteration ${next.n}`];
   const pending: PendingReading[] = [];
-  const owners = next.mode === 'quick' ? recordObjectionAnswers(next, reading, pending, effects) : recordChallengeAnswers(next, reading, pending, effects);
+  const asks: AnswerAsk[] = [];
+  const owners = next.mode === 'quick' ? recordObjectionAnswers(next, reading, pending, effects, asks) : recordChallengeAnswers(next, reading, pending, effects, asks);
   const { admitted } = recordPoints(next, reading, owners, pending, effects);
-  dropAnsweredThenReplaced(next, effects);
+  // An answer whose point the same reply replaced asks for nothing: the replacement's line says what to judge.
+  effects.push(...asks.filter((ask) => next.points.find((p) => p.id === ask.point)?.status !== 'superseded').map((ask) => ask.line));
   listMentions(state, next, reading, pending);
   reading.sections.forEach((s) => pending.push({ ref: `S${pending.filter((x) => x.kind === 'section').length + 1}`, kind: 'section', title: s.title, text: s.text }));
   reading.questions.forEach((q, i) => pending.push({ ref: `U${i + 1}`, kind: 'question', text: q }));
@@ -85,16 +87,6 @@ export function replyRecord(state: DeliberationState, input: ReplyRecordInput, c
   next.scope.newPoints = admitted;
   next.replyRecorded = true;
   return accept(next, effects, ctx);
-}
-
-/** An answer whose point the same reply then replaced asks for nothing: the replacement's line says what to judge. */
-function dropAnsweredThenReplaced(next: DeliberationState, effects: string[]): void {
-  const replaced = new Set([...next.points.filter((p) => p.status === 'superseded').map((p) => p.id), ...next.challenges.filter((c) => c.resolution === 'superseded').map((c) => c.id)]);
-  const kept = effects.filter((e) => {
-    const asked = /^(\S+) (?:defended|partly conceded[^:]*): (?:place it \(bucket\)|judge it)$/.exec(e);
-    return !asked || !replaced.has(asked[1] ?? '');
-  });
-  effects.splice(0, effects.length, ...kept);
 }
 
 export type { Reading };

@@ -1,26 +1,17 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { closingSummary, deliberationMarkdown } from '../../../protocols/argumentation/index.js';
-import { loadReportSource } from '../../../protocols/report/index.js';
 import { DeliberationState } from '../../../schemas/argumentation.js';
-import { HOSTILE, LONG_POINT, argumentationRun } from '../report/fixtures.js';
+import { HOSTILE, LONG_POINT, argumentationState } from '../report/fixtures.js';
 import { advance, agreeValue, judged, points, reply, summaryOf, withTwoPoints } from './helpers.js';
 
-let dir: string;
 let state: DeliberationState;
+let cleanup: () => Promise<void>;
 
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'parley-summary-'));
-  const source = await loadReportSource((await argumentationRun(dir)).statePath);
-  if (source.kind !== 'argumentation') throw new Error('expected an argumentation state');
-  state = source.state;
+  ({ state, cleanup } = await argumentationState('parley-summary-'));
 }, 30_000);
 
-afterAll(async () => {
-  await rm(dir, { recursive: true, force: true });
-});
+afterAll(() => cleanup());
 
 describe('the closing summary: what the orchestrator hands to the user as it is', () => {
   it('says the answer, its confidence and caveats, each bucket one line per current claim, the questions and the arbiter', () => {

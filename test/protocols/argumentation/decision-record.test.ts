@@ -1,28 +1,19 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decisionRecordMarkdown } from '../../../protocols/argumentation/index.js';
-import { loadReportSource } from '../../../protocols/report/index.js';
 import { DeliberationState } from '../../../schemas/argumentation.js';
 import { active, codeSpans, headings } from '../report/markdown-ast.js';
-import { argumentationRun } from '../report/fixtures.js';
+import { argumentationState } from '../report/fixtures.js';
 import { start } from './helpers.js';
 import { versionedState } from './versions.js';
 
-let dir: string;
 let state: DeliberationState;
+let cleanup: () => Promise<void>;
 
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'parley-madr-'));
-  const source = await loadReportSource((await argumentationRun(dir)).statePath);
-  if (source.kind !== 'argumentation') throw new Error('expected an argumentation state');
-  state = source.state;
+  ({ state, cleanup } = await argumentationState('parley-madr-'));
 }, 30_000);
 
-afterAll(async () => {
-  await rm(dir, { recursive: true, force: true });
-});
+afterAll(() => cleanup());
 
 /** A MADR section's lines: from its heading to the next one. */
 function section(md: string, title: string): string[] {

@@ -1,5 +1,9 @@
 /** Runs of all three protocols for the report tests, made by the real engines (no hand-written state). */
 import { join } from 'node:path';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import type { DeliberationState } from '../../../schemas/argumentation.js';
+import { loadReportSource } from '../../../protocols/report/index.js';
 import { createDeps, type DepsOptions } from '../../../mcp-server/deps.js';
 import { runDebateToFile } from '../../../protocols/debate/index.js';
 import { runDialogicToFile } from '../../../protocols/dialogic/index.js';
@@ -148,4 +152,12 @@ export async function debateServer() {
   const judge = `openai-compatible:${server.baseUrl}#judge`;
   const config = { question: `Should we ship the release today? ${HOSTILE}`, agents: agentsOn(server.baseUrl, ['m1', 'm2', 'm3', 'm4']), rounds: 3, groundTruth: 'no', crit: { judge, variant: 'both' as const }, rca: { judge }, pid: {} };
   return { server, config };
+}
+
+/** The argumentation run's state as a report reads it back, in a folder of its own that `cleanup` removes. */
+export async function argumentationState(prefix: string): Promise<{ state: DeliberationState; cleanup: () => Promise<void> }> {
+  const dir = await mkdtemp(join(tmpdir(), prefix));
+  const source = await loadReportSource((await argumentationRun(dir)).statePath);
+  if (source.kind !== 'argumentation') throw new Error('expected an argumentation state');
+  return { state: source.state, cleanup: () => rm(dir, { recursive: true, force: true }) };
 }
