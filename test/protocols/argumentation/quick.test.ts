@@ -108,4 +108,11 @@ describe('quick mode', () => {
     const placed = judged(s, { ...points(['P1.2', { bucket: 'dismissed', tag: 'RISKY', reason: 'a second service is unwelcome here' }], ['P1.3', { bucket: 'dismissed', tag: 'FALSE', reason: 'no measurement supports it' }]), synthesis: recommendation });
     expect(ids(summaryOf(placed).dismissed)).toEqual(['P1.2', 'P1.3']);
   });
+
+  it('an answer whose point the same reply replaced asks for nothing: the replacement is what to judge', () => {
+    const r = apply(objected(), 'reply_record', { text: 'Re P1.2: partly conceded: a second service is the cost, not the point.\n\n1. INFERENCE: Replaces P1.2: Redis Streams add a service to run and page on.\n\nRe P1.3: I concede P1.3.' });
+    expect(r.ok && r.effects).toContain('P2.1 replaces P1.2: judge P2.1');
+    expect(r.ok && r.effects.filter((e) => e.startsWith('P1.2'))).toEqual([]);
+    expect(nextLegalMoves(r.ok ? r.state : objected())[0]?.why).toMatch(/^verdicts for P2\.1/);
+  });
 });
