@@ -1,5 +1,5 @@
 import { stat, unlink } from 'node:fs/promises';
-import { closingSummary, deliberationMarkdown, type ClosingSummary } from '../protocols/argumentation/index.js';
+import { answerBrief, deliberationMarkdown, type AnswerBrief } from '../protocols/argumentation/index.js';
 import type { DeliberationState } from '../schemas/argumentation.js';
 import { writeFileAtomic } from '../state/atomic-write.js';
 import type { AuditRecord } from '../state/audit-log.js';
@@ -16,13 +16,6 @@ import { keepPrivate } from '../state/private-files.js';
 
 export const reportUri = (id: string) => `parley://deliberations/${id}/report.md`;
 export const decisionUri = (id: string) => `parley://deliberations/${id}/decision.md`;
-
-/** Where the full report is: its file (when one was written) and its resources. */
-export interface ReportLocation {
-  file?: string;
-  uri: string;
-  decisionRecord: string;
-}
 
 /** The audit log, or why it could not be read (the error's message names the file, never its content). */
 async function readAudit(store: DocumentStore<DeliberationState>, id: string): Promise<{ audit: AuditRecord[]; unreadable?: string }> {
@@ -71,7 +64,8 @@ export async function existingFile(path: string | undefined): Promise<string | u
   return (await stat(path).catch(() => undefined))?.isFile() ? path : undefined;
 }
 
-/** The closing summary with where the full report is: what the closing result and a finished deliberation's status return. */
-export function summaryWithReport(state: DeliberationState, file: string | undefined): ClosingSummary & { report: ReportLocation } {
-  return { ...closingSummary(state), report: { ...(file ? { file } : {}), uri: reportUri(state.id), decisionRecord: decisionUri(state.id) } };
+/** The brief for the orchestrator's answer, its record line naming where the full report is: what the closing result and a finished deliberation's status return. */
+export function briefWithRecord(state: DeliberationState, file: string | undefined): AnswerBrief {
+  const brief = answerBrief(state);
+  return { ...brief, record: `${brief.record}: ${file ?? reportUri(state.id)}; decision record: ${decisionUri(state.id)}` };
 }

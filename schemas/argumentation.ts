@@ -131,6 +131,9 @@ export const Challenge = z.object({
   answerOwnWords: z.string().optional(),
   droppedIter: z.number().int().optional(),
   rebuttal: z.string().optional(),
+  /** What the verdict that opened it rests on (the orchestrator's evidence, and for a REJECT why it is terminal): quoted to the consultee. */
+  evidence: z.string().optional(),
+  terminalWhy: z.string().optional(),
   clarificationRequested: z.boolean(),
   resolution: z.enum(['accepted', 'rejected', 'blocked', 'tradeoff', 'definitional', 'open-at-end', 'superseded']).optional(),
 });
@@ -141,6 +144,9 @@ export const Position = z.object({
   classification: Classification,
   iter: z.number().int(),
   flaw: z.string().optional(),
+  /** A SKEPTICAL or REJECT verdict's evidence and terminal why: what the consultee must answer, not only the flaw. */
+  evidence: z.string().optional(),
+  terminalWhy: z.string().optional(),
   revision: z.object({ from: Classification, because: z.string() }).optional(),
 });
 export type Position = z.infer<typeof Position>;
@@ -153,6 +159,8 @@ export const AgreedItem = z.object({
   /** Logical claims: the user or verified facts they follow from. */
   premises: z.array(z.string()).optional(),
   reason: z.string(),
+  /** The evidence is the orchestrator's re-run of the command the consultee cited (what it saw), not a check of its own. */
+  rerun: z.boolean().optional(),
   iter: z.number().int(),
 });
 export type AgreedItem = z.infer<typeof AgreedItem>;
@@ -243,8 +251,10 @@ export const Point = z.object({
   refs: z.array(z.string()).optional(),
   /** Quick mode: the consultee's answer to the orchestrator's objection. */
   defense: z.string().optional(),
-  /** A partial concession accepted: the claim as narrowed by the consultee. */
+  /** A partial concession accepted: the claim as narrowed by the consultee; or the narrower claim the orchestrator agreed with. */
   narrowed: z.string().optional(),
+  /** The orchestrator agreed with less than the point says and stated what (its wording; the consultee's stays as history). */
+  narrowedBy: z.literal('orchestrator').optional(),
   /** Quick mode: how the answer to the objection was read (unclear: full or partial concession, the orchestrator says). */
   answer: z.enum(['defense', 'partial', 'unclear']).optional(),
   /** Quick mode: the answer's words outside its items, when it has items. */

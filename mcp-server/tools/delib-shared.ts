@@ -3,7 +3,7 @@ import type { DeliberationState } from '../../schemas/argumentation.js';
 import { effectsView, nextLines, replyView, type ItemRefusal } from '../../protocols/argumentation/index.js';
 import { afterFailedConsult, type ConsultSettings } from '../consult-service.js';
 import { serverRefusal, type MoveOutcome } from '../deliberations.js';
-import { summaryWithReport } from '../report-file.js';
+import { briefWithRecord } from '../report-file.js';
 import type { ServerDeps } from '../deps.js';
 import { reportProgress, ToolRefusal, type ToolExtra } from '../tool-kit.js';
 
@@ -62,8 +62,8 @@ export async function consultAndWait(deps: ServerDeps, id: string, settings: Con
   return { ...leanResult(moved.state, effects, undefined, !!read), consult: { status: 'done', ...codex, ...(read ? { reply: read } : {}) } };
 }
 
-/** The summary a closing move returns, with where the full report is (the file the move just wrote). */
-export async function closingSummary(deps: ServerDeps, moved: MoveOutcome) {
+/** The brief a closing move returns, its record line naming the full report (the file the move just wrote). */
+export async function closingBrief(deps: ServerDeps, moved: MoveOutcome) {
   const file = moved.reportFile && 'path' in moved.reportFile ? moved.reportFile.path : await deps.deliberations.reportFile(moved.state.id);
-  return summaryWithReport(moved.state, file);
+  return briefWithRecord(moved.state, file);
 }

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { statusView } from '../../protocols/argumentation/index.js';
 import { defineTool } from '../tool-kit.js';
 import type { ServerDeps } from '../deps.js';
-import { summaryWithReport } from '../report-file.js';
+import { briefWithRecord } from '../report-file.js';
 import { DeliberationId } from './delib-shared.js';
 
 export const delibStatusTool = (deps: ServerDeps) =>
@@ -18,6 +18,6 @@ export const delibStatusTool = (deps: ServerDeps) =>
       const { state, revision } = await deps.deliberations.get(deliberationId);
       const view = statusView(state);
       if (!state.report) return { deliberationId: state.id, revision, ...view };
-      return { deliberationId: state.id, revision, ...view, summary: summaryWithReport(state, await deps.deliberations.reportFile(state.id)) };
+      return { deliberationId: state.id, revision, ...view, brief: briefWithRecord(state, await deps.deliberations.reportFile(state.id)) };
     },
   });

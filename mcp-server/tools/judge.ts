@@ -3,13 +3,13 @@ import { effectsView, JudgeInput } from '../../protocols/argumentation/index.js'
 import { defineTool, ToolRefusal } from '../tool-kit.js';
 import { serverRefusal } from '../deliberations.js';
 import type { ServerDeps } from '../deps.js';
-import { closingSummary, ConsultOptions, consultAndWait, MoveResultShape, DeliberationId, leanResult } from './delib-shared.js';
+import { closingBrief, ConsultOptions, consultAndWait, MoveResultShape, DeliberationId, leanResult } from './delib-shared.js';
 
 export const judgeTool = (deps: ServerDeps) =>
   defineTool({
     name: 'delib_judge',
     description:
-      'Your whole judgment of an iteration in one call, applied item by item under the rules: ledger facts, reading corrections, points (triage, verdict, bucket), challenge verdicts, stress test, then phase.advance, which asks Codex for the next iteration (consult: false to not) or ends the deliberation (synthesis then returns the report summary). Refused items come back with their rule and legal actions; the advance waits until none is refused.',
+      'Your whole judgment of an iteration in one call, applied item by item under the rules: ledger facts, reading corrections, points (triage, verdict, bucket), challenge verdicts, stress test, then phase.advance, which asks Codex for the next iteration (consult: false to not) or ends the deliberation (synthesis then returns the brief for your answer). Refused items come back with their rule and legal actions; the advance waits until none is refused.',
     input: { deliberationId: DeliberationId, ...JudgeInput.shape, consult: z.union([z.literal(false), z.object(ConsultOptions)]).optional() },
     output: { ...MoveResultShape },
     effect: 'model-call',
@@ -30,8 +30,8 @@ export const judgeTool = (deps: ServerDeps) =>
         });
         return { ...asked, effects: effectsView([...moved.effects, ...asked.effects], asked.consult.status === 'done'), ...(moved.refused?.length ? { refused: moved.refused } : {}) };
       }
-      // The judgment that synthesized closes the deliberation: its result is the summary to hand to the user.
+      // The judgment that synthesized closes the deliberation: its result is the brief for the answer to the user.
       const closed = moved.state.report && (!before.state.report || judgment.synthesis);
-      return { ...result, ...(closed ? { summary: await closingSummary(deps, moved) } : {}) };
+      return { ...result, ...(closed ? { brief: await closingBrief(deps, moved) } : {}) };
     },
   });

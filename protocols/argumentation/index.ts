@@ -43,7 +43,7 @@ export { placeCounts } from './moves/synthesize.js';
 export { deliberationMarkdown, type MarkdownOptions } from './report/report-markdown.js';
 export { decisionRecordMarkdown } from './report/decision-record.js';
 export { staleReportItems, type StaleReport } from './report/stale-check.js';
-export { closingSummary, type ClosingSummary } from './views/closing-summary.js';
+export { answerBrief, type AnswerBrief } from './views/answer-brief.js';
 export { challengeTimeline, phaseOf, type ChallengeEvent, type ChallengeSpan } from './report/timeline.js';
 export { JudgeInput, PointJudgment, ChallengeJudgment } from './moves/judgment.js';
 export { SynthesizeInput, ReplyRecordInput, ArbitrationRecordInput };

@@ -15,7 +15,7 @@ afterEach(async () => {
   harness = undefined;
 });
 
-const LEAN_KEYS = ['deliberationId', 'at', 'effects', 'refused', 'next', 'consult', 'summary', 'arbitration'];
+const LEAN_KEYS = ['deliberationId', 'at', 'effects', 'refused', 'next', 'consult', 'brief', 'arbitration'];
 
 /** A move's result is lean: what changed and what next, never the whole state. */
 function expectLean(result: Record<string, unknown>): void {
@@ -112,24 +112,25 @@ describe('argumentation through the MCP tools alone', () => {
     expectLean(ended);
     expect(ended.at).toBe('n=3 DEVELOPMENT terminated');
     expect(ended.effects.join('\n')).toMatch(/converged[\s\S]*report ready: 2 agreed, 0 dismissed/);
-    // The closing result is the report's summary, to hand to the user as it is; the full report is a file beside the state.
+    // The closing result is the brief for the orchestrator's answer; the full record is a file beside the state.
     const dir = join(h.home, 'deliberations');
-    expect(ended.summary).toEqual({
+    const file = join(dir, `${id}.report.md`);
+    expect(ended.brief).toEqual({
       question: 'Redis or Memcached for the session cache?',
-      answer: 'Redis, with snapshots on',
+      decision: 'Redis, with snapshots on',
       confidence: 'medium',
       caveats: ['One VM: no failover either way'],
-      agreed: ['P1.1 Redis persists sessions across restarts. EVIDENCE: redis.conf:300 "save 3600 1" — textual evidence', 'P1.2 Memcached is simpler to run on one small VM. INFERENCE — value judgment'],
-      dismissed: [],
-      unresolved: [],
-      record: `deliberation ${id}: standard mode, compare, 3 iterations, ended by convergence`,
-      report: { file: join(dir, `${id}.report.md`), uri: `parley://deliberations/${id}/report.md`, decisionRecord: `parley://deliberations/${id}/decision.md` },
+      turnsOn: [
+        'Redis persists sessions across restarts. redis.conf:300 "save 3600 1" — the orchestrator checked it against a source: config/session.ts:12 "maxAge: 8h". It held up against an objection.',
+        "Memcached is simpler to run on one small VM. — a judgment on the user's priorities: one small VM favours the simpler daemon",
+      ],
+      record: `standard mode, 3 iterations, ended by convergence; the full record (ids, every version, evidence, ledger) is in the report: ${file} (decision record: parley://deliberations/${id}/decision.md)`,
     });
-    expect(await readFile(ended.summary.report.file, 'utf8')).toMatch(/## AGREED \(2\)\n\n- \*\*P1\.1\*\* Redis persists sessions across restarts/);
+    expect(await readFile(file, 'utf8')).toMatch(/## AGREED \(2\)\n\n- \*\*P1\.1\*\* Redis persists sessions across restarts/);
 
-    // A finished deliberation's status gives the same summary (the result may be lost), not the whole state.
+    // A finished deliberation's status gives the same brief (the result may be lost), not the whole state.
     const status = await h.ok('delib_status', { deliberationId: id });
-    expect(status).toMatchObject({ mode: 'standard', n: 3, status: 'terminated', termination: { reason: 'convergence' }, summary: ended.summary });
+    expect(status).toMatchObject({ mode: 'standard', n: 3, status: 'terminated', termination: { reason: 'convergence' }, brief: ended.brief });
     expect(status.buckets).toBeUndefined();
 
     // On disk: the state file, and an audit line for every move, with the refused items.
@@ -218,12 +219,11 @@ describe('argumentation through the MCP tools alone', () => {
     const ended = await h.ok('delib_judge', { deliberationId: id, phase: { advance: true }, synthesis: RECOMMENDATION });
     expect(ended.at).toBe('n=2 CONSTRUCTIVE terminated');
     expect(ended.effects.join('\n')).toMatch(/converged[\s\S]*report ready: 1 agreed/);
-    expect(ended.summary).toMatchObject({ answer: 'Redis, with snapshots on', agreed: [expect.stringMatching(/^P1\.1 /)] });
+    expect(ended.brief).toMatchObject({ decision: 'Redis, with snapshots on', turnsOn: [expect.stringMatching(/^Redis /)] });
     expect(ended.consult).toBeUndefined();
     expect(codex.calls).toHaveLength(2);
     const status = await h.ok('delib_status', { deliberationId: id });
-    expect(status).toMatchObject({ termination: { reason: 'convergence' }, summary: { agreed: [expect.stringMatching(/^P1\.1 /)] } });
-    expect(status.summary.notEvaluated).toBeUndefined();
+    expect(status).toMatchObject({ termination: { reason: 'convergence' }, brief: ended.brief });
   });
 
   it('minimal mode keeps phases and challenges but refuses the stress test', async () => {
@@ -271,11 +271,11 @@ describe('argumentation through the MCP tools alone', () => {
     });
     // Nothing contested: quick mode ends at the first advance.
     expect(ended.at).toBe('n=1 terminated');
-    expect(ended.summary.agreed.map((line: string) => line.split(' ')[0])).toEqual(['P1.1', 'P1.2']);
-    expect(ended.summary.report).toEqual({ uri: `parley://deliberations/${id}/report.md`, decisionRecord: `parley://deliberations/${id}/decision.md` });
+    expect(ended.brief.turnsOn).toHaveLength(2);
+    expect(ended.brief.record).toMatch(new RegExp(`: parley://deliberations/${id}/report\\.md \\(decision record: parley://deliberations/${id}/decision\\.md\\)$`));
     const status = await h.ok('delib_status', { deliberationId: id });
-    expect(status).toMatchObject({ mode: 'quick', status: 'terminated', summary: ended.summary });
-    const [report] = (await h.client.readResource({ uri: ended.summary.report.uri })).contents;
+    expect(status).toMatchObject({ mode: 'quick', status: 'terminated', brief: ended.brief });
+    const [report] = (await h.client.readResource({ uri: `parley://deliberations/${id}/report.md` })).contents;
     expect((report as { text: string }).text).toMatch(/## AGREED \(2\)\n\n- \*\*P1\.1\*\*[\s\S]*\n- \*\*P1\.2\*\*/);
     expect(await h.refused('delib_arbitrate', { deliberationId: id })).toMatch(/^\[mode-quick\]/);
     expect(await readdir(h.home)).toEqual([]);

@@ -92,7 +92,7 @@ const scenarios: Scenario[] = [
       const p12 = { id: 'P1.2', verdict: 'AGREE', claimType: 'value', reason: 'speed matters little at this load' };
       await h.ok('delib_judge', { deliberationId: id, points: [agreeP11, p12], phase: { advance: true } });
       const ended = await h.ok('delib_judge', { deliberationId: id, phase: { advance: true }, synthesis: RECOMMENDATION });
-      expect(ended.summary).toBeTruthy();
+      expect(ended.brief).toBeTruthy();
       await h.ok('delib_arbitrate', { deliberationId: id, items: [{ ref: 'P1.1', flagged: false }, { ref: 'P1.2', flagged: true, note: 'taste' }] });
       return id;
     },

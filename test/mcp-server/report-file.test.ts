@@ -29,7 +29,7 @@ async function synthesized(before?: (dir: string, id: string) => Promise<void>) 
 describe('the report file beside the state', () => {
   it('is written at synthesis, private, and rewritten by a later judgment that changes the report', async () => {
     const { h, id, ended, path } = await synthesized();
-    expect(ended.summary.report.file).toBe(path);
+    expect(ended.brief.record).toContain(`in the report: ${path} (`);
     const first = await readFile(path, 'utf8');
     expect(first).toMatch(/^# Deliberation report\n[\s\S]*## AGREED \(2\)/);
     expect((await stat(path)).mode & 0o077).toBe(0);
@@ -39,7 +39,7 @@ describe('the report file beside the state', () => {
     const rewritten = await readFile(path, 'utf8');
     expect(first).not.toContain('Sessions last 8 hours');
     expect(rewritten).toMatch(/## LEDGER[\s\S]*\| F1 \| Sessions last 8 hours \| verified \|/);
-    const [resource] = (await h.client.readResource({ uri: ended.summary.report.uri })).contents;
+    const [resource] = (await h.client.readResource({ uri: `parley://deliberations/${id}/report.md` })).contents;
     expect((resource as { text: string }).text).toBe(rewritten);
   });
 
@@ -51,7 +51,7 @@ describe('the report file beside the state', () => {
     });
     expect(ended.at).toBe('n=1 CONSTRUCTIVE terminated');
     expect(ended.effects.join('\n')).toMatch(new RegExp(`the report file ${join(dir, id)}\\.report\\.md could not be written .*; read the resource parley://deliberations/${id}/report\\.md`));
-    expect(ended.summary.report).toEqual({ uri: `parley://deliberations/${id}/report.md`, decisionRecord: `parley://deliberations/${id}/decision.md` });
-    expect((await h.ok('delib_status', { deliberationId: id })).summary.report.file).toBeUndefined();
+    expect(ended.brief.record).toMatch(new RegExp(`in the report: parley://deliberations/${id}/report\\.md \\(decision record`));
+    expect((await h.ok('delib_status', { deliberationId: id })).brief.record).not.toContain(dir);
   });
 });

@@ -44,8 +44,8 @@ export interface ToolResult {
   consult?: { status: string; reply?: ReplyView };
   /** flagged: "1 of 2"; items: the flagged ones with the reviewer's reason. */
   arbitration?: { status: string; flagged?: { ref: string; why?: string }[]; reviewed?: number; remarks?: string };
-  /** The closing result's summary of the report, handed to the user as it is. */
-  summary?: Record<string, unknown>;
+  /** The closing result's brief: what the answer to the user is written from. */
+  brief?: { decision?: string; turnsOn?: string[]; changed?: string[]; askUser?: string[]; caveats?: string[] };
 }
 
 /** Consults in these tests get a scripted Codex: give each one time enough to answer in the same call. */
@@ -68,7 +68,7 @@ export function decide(plan: Plan, last: { tool: string; result: ToolResult } | 
   if (result.arbitration?.status === 'running') return { tool: 'delib_arbitrate', input: { deliberationId: id, ...CONSULT } };
   if (last.tool === 'delib_arbitrate') return { text: finalAnswer(id, result, earlier) };
   if (result.at?.endsWith('terminated')) {
-    if (!result.summary) return { tool: 'delib_synthesize', input: { deliberationId: id, ...plan.synthesis } };
+    if (!result.brief) return { tool: 'delib_synthesize', input: { deliberationId: id, ...plan.synthesis } };
     if (plan.mode === 'standard' && plan.arbitrate) return { tool: 'delib_arbitrate', input: { deliberationId: id, ...CONSULT } };
     return { text: finalAnswer(id, result) };
   }
@@ -103,7 +103,7 @@ function judge(plan: Plan, reply: ReplyView, next: string[]): { judgment: Record
   };
 }
 
-/** What the orchestrator presents: the synthesis and arbitration effects, the flags, and the latest summary it read, as it is. */
+/** What the orchestrator answers: the synthesis and arbitration effects, the flags, and an answer written from the latest brief it read. */
 function finalAnswer(id: string, result: ToolResult, earlier: ToolResult[] = []): string {
   const read = [...earlier, result];
   const review = result.arbitration;
@@ -111,6 +111,7 @@ function finalAnswer(id: string, result: ToolResult, earlier: ToolResult[] = [])
   const flags = flagged.map((f) => `${f.ref} (${f.why ?? 'no reason given'})`).join(', ');
   const arbitration = review ? [`Arbitration flagged ${flagged.length} of ${review.reviewed ?? '?'}: ${flags || 'none'}. ${review.remarks ?? ''}`.trim()] : [];
   const effects = read.flatMap((r) => r.effects ?? []).filter((e) => e.startsWith('report ready') || e.startsWith('arbitration'));
-  const summary = [...read].reverse().find((r) => r.summary)?.summary;
-  return [`Deliberation ${id} is synthesized.`, ...effects, ...arbitration, summary ? JSON.stringify(summary, null, 2) : ''].join('\n\n').trim();
+  const brief = [...read].reverse().find((r) => r.brief)?.brief;
+  const answer = brief ? [brief.decision ?? '', ...(brief.turnsOn ?? []), ...(brief.changed ?? []), ...(brief.askUser ?? []).map((q) => `Your call: ${q}`), ...(brief.caveats ?? [])] : [];
+  return [`Deliberation ${id} is synthesized.`, ...effects, ...arbitration, answer.filter(Boolean).join('\n')].join('\n\n').trim();
 }

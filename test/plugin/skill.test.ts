@@ -5,7 +5,7 @@ import { z } from 'zod';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { listRegisteredTools } from '../../mcp-server/tool-reference.js';
 import { leanResult } from '../../mcp-server/tools/delib-shared.js';
-import { summaryWithReport } from '../../mcp-server/report-file.js';
+import { briefWithRecord } from '../../mcp-server/report-file.js';
 import { applyMove, FRAMINGS, replyView, startDeliberation, type MoveResult } from '../../protocols/argumentation/index.js';
 import { UnresolvedItem, type DeliberationState } from '../../schemas/argumentation.js';
 import { DebateConfig } from '../../schemas/debate.js';
@@ -124,11 +124,13 @@ function resultKeys(): Set<string> {
   const judgedStd = ok(applyMove(late, 'reply_record', { text: '1. Use SQS. INFERENCE' }, ctx));
   const unsaid = ok(applyMove(ok(applyMove(judgedStd, 'judge', { points: [{ id: 'P1.1', verdict: 'SKEPTICAL', flaw: 'SQS adds a vendor.' }], phase: { advance: true } }, ctx)), 'reply_record', { text: 'Re C1: I concede C1 in part.' }, ctx));
   keysOf(replyView(unsaid), keys);
-  // The closing result: its summary with where the full report is, and the unresolved statuses its lines name.
-  const asked = ok(applyMove(ok(startDeliberation({ question: 'Redis or Memcached?', mode: 'quick' }, { ...ctx, id: 'd-s' })), 'reply_record', { text: '1. Redis persists sessions. INFERENCE\n2. Memcached is older. GUESS' }, ctx));
-  const settled = ok(applyMove(asked, 'judge', { points: [{ id: 'P1.1', verdict: 'AGREE', claimType: 'value', reason: 'sessions must survive' }, { id: 'P1.2', triage: 'out-of-scope', reason: 'age is not the question' }], phase: { advance: true } }, ctx));
-  const closed = ok(applyMove(settled, 'synthesize', { recommendation: 'Redis.' }, ctx));
-  keysOf({ summary: summaryWithReport(closed, 'd-q.report.md') }, keys);
+  // The closing result: its brief (a change, a claim ruled out, one left open, a question, caveats), and the unresolved statuses.
+  const asked = ok(applyMove(ok(startDeliberation({ question: 'Redis or Memcached?', mode: 'quick' }, { ...ctx, id: 'd-s' })), 'reply_record', { text: '1. Redis persists sessions. INFERENCE\n2. Memcached is older. GUESS\n3. Memcached is faster. GUESS\n4. Redis needs a cluster. GUESS' }, ctx));
+  const objected = ok(applyMove(asked, 'judge', { points: [{ id: 'P1.1', verdict: 'AGREE', claimType: 'value', reason: 'sessions must survive' }, { id: 'P1.2', verdict: 'SKEPTICAL', flaw: 'Age says nothing here.' }, { id: 'P1.3', verdict: 'SKEPTICAL', flaw: 'No benchmark.' }, { id: 'P1.4', verdict: 'SKEPTICAL', flaw: 'One node suffices.' }], questions: ['What latency do you need?'], phase: { advance: true } }, ctx));
+  const answered = ok(applyMove(objected, 'reply_record', { text: 'Re P1.2: I concede it.\n\nRe P1.3: it holds for small values.\n\nRe P1.4: it holds at scale.' }, ctx));
+  const placed = [{ id: 'P1.3', bucket: 'unresolved', status: 'tradeoff', crux: 'speed against persistence' }, { id: 'P1.4', bucket: 'dismissed', tag: 'FALSE', reason: 'one node serves 10k sessions' }];
+  const closed = ok(applyMove(answered, 'judge', { points: placed, phase: { advance: true }, synthesis: { recommendation: 'Redis.', confidence: 'medium', caveats: ['no load test'] } }, ctx));
+  keysOf({ brief: briefWithRecord(closed, 'd-q.report.md') }, keys);
   UnresolvedItem.shape.status.options.forEach((status) => keys.add(status));
   return keys;
 }

@@ -29,6 +29,8 @@ function agree(next: DeliberationState, c: Challenge, gate: Exclude<ReturnType<t
   // A partial concession accepted: the point stands as the consultee narrowed it, or as the orchestrator states it
   // when the reading could not cut the narrowed claim out of a long answer.
   if (point && (c.partial || claim?.trim())) point.narrowed = claim?.trim() || c.narrowedClaim;
+  // No concession, a claim all the same: the orchestrator agrees with less than the point says.
+  if (point && !c.partial && claim?.trim()) point.narrowedBy = 'orchestrator';
   return [`${c.id} defense accepted: ${c.pointId} -> Agreed (${gate.evidenceType}); ${fact.id} records the revision`];
 }
 
@@ -87,7 +89,7 @@ export function challengeResolve(state: DeliberationState, input: ChallengeResol
   const ch = findChallenge(next, c.id) as Challenge;
   if (input.verdict === 'rebutted') {
     if (c.type === 'REJECT') return refuse(state, 'reject-single-round', `${c.id} is a REJECT challenge: one defense round only; accept (upgradeTo) or reject it.`);
-    Object.assign(ch, { status: 'open', raisedIter: next.n, rebuttal: reason, reminderSent: false });
+    Object.assign(ch, { status: 'open', raisedIter: next.n, rebuttal: reason, reminderSent: false, ...(input.evidence?.trim() ? { evidence: input.evidence.trim() } : {}) });
     return accept(next, [`${c.id} rebutted: the window stays open, the counter goes in the next prompt`], ctx);
   }
   if (input.verdict === 'rejected') {

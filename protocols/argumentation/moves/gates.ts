@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ClaimType, EvidenceType, type DeliberationState } from '../../../schemas/argumentation.js';
-import { isSubstantive, saysNone, sentences } from '../core/queries.js';
+import { findPoint, isSubstantive, saysNone, sentences } from '../core/queries.js';
 import { evidenceProblems, normaliseId } from '../core/references.js';
 import { refuse, type MoveResult } from './result.js';
 import { evidenceReason } from '../core/evidence.js';
@@ -12,6 +12,7 @@ export const AgreedFields = {
   evidence: z.string().optional().describe('output, path:line quote, or verified fact ids'),
   premises: z.array(z.string()).optional().describe('logical: user/verified fact ids it follows from'),
   reason: z.string().optional().describe('why: AGREE value claims, dismissals, out-of-scope or anchor-shift triage'),
+  rerun: z.string().optional().describe("you re-ran Codex's EVIDENCE command: what you saw"),
 };
 
 export interface AgreedInput {
@@ -20,9 +21,10 @@ export interface AgreedInput {
   evidence?: string;
   premises?: string[];
   reason?: string;
+  rerun?: string;
 }
 
-export type AgreedGate = { claimType: ClaimType; evidenceType: EvidenceType; evidence?: string; premises?: string[]; reason: string };
+export type AgreedGate = { claimType: ClaimType; evidenceType: EvidenceType; evidence?: string; premises?: string[]; reason: string; rerun?: boolean };
 
 /**
  * Every id the claim rests on resolves (core/references.ts): a cited fact exists and, for an empirical or
@@ -44,7 +46,33 @@ function logicalGate(state: DeliberationState, pointId: string, input: AgreedInp
   return { claimType: 'logical', evidenceType: 'deduction', evidence: input.evidence, premises, reason };
 }
 
+/** The consultee's words on a point: the point, the answers made for it, their items. */
+function consulteeWords(state: DeliberationState, pointId: string): string[] {
+  const point = findPoint(state, pointId);
+  if (!point) return [];
+  const answers = state.challenges.filter((c) => c.pointId === pointId).map((c) => c.defense ?? '');
+  const items = state.points.filter((p) => p.partOf && (p.partOf === pointId || state.challenges.some((c) => c.id === p.partOf && c.pointId === pointId)));
+  return [point.text, point.defense ?? '', ...answers, ...items.map((p) => p.text)];
+}
+
+/**
+ * Confirming the consultee's own check costs one short item: the orchestrator re-ran the command Codex gave
+ * as EVIDENCE and says what it saw. Codex's word alone is still no evidence: only the re-run is.
+ */
+function rerunGate(state: DeliberationState, pointId: string, input: AgreedInput): MoveResult | AgreedGate {
+  if (input.claimType && input.claimType !== 'empirical') return refuse(state, 'evidence-gate', `rerun confirms an empirical claim; ${pointId} is given as ${input.claimType}: drop rerun, or claimType empirical.`);
+  if (!consulteeWords(state, pointId).some((t) => /\bEVIDENCE\b/.test(t))) {
+    return refuse(state, 'evidence-gate', `rerun confirms a check Codex gave as EVIDENCE (command and output); ${pointId} gives none: give your own evidence (evidenceType, evidence) instead.`);
+  }
+  const rerun = input.rerun!.trim();
+  const evidence = input.evidence?.trim() ? `${input.evidence.trim()} (re-run: ${rerun})` : rerun;
+  const { problems } = evidenceProblems(state, { claimType: 'empirical', evidence });
+  if (problems.length) return citationRefusal(state, pointId, 'empirical', problems);
+  return { claimType: 'empirical', evidenceType: 'execution', evidence, reason: input.reason?.trim() || "re-ran Codex's command", rerun: true };
+}
+
 export function evidenceGate(state: DeliberationState, pointId: string, input: AgreedInput): MoveResult | AgreedGate {
+  if (input.rerun?.trim()) return rerunGate(state, pointId, input);
   if (!input.claimType) return refuse(state, 'evidence-gate', `Say whether ${pointId} is empirical, logical or a value judgment (claimType) before it can be Agreed.`);
   // Evidence or premises say why an empirical or logical claim holds; a value claim needs its reason.
   // Short, so the report does not print the evidence twice.

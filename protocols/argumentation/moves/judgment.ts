@@ -28,7 +28,7 @@ const Blocked = {
 export const PointJudgment = z.object({
   id: z.string(),
   supersedes: z.string().optional().describe('an earlier point this one replaces, corrects or narrows'),
-  claim: z.string().optional().describe('quick: the claim as it now stands, after a partial concession'),
+  claim: z.string().optional().describe('AGREE with less than written: your wording (quick: or after a partial concession)'),
   triage: z.enum(['in-scope', 'out-of-scope', 'anchor-shift', 'new-argument']).optional().describe('default in-scope; new-argument (DEVELOPMENT on): Not Evaluated'),
   decisive: z.boolean().optional().describe('CRYSTALLIZATION: settles the exact claim'),
   verdict: Classification.optional(),
@@ -193,15 +193,21 @@ function replace(s: DeliberationState, id: string, old: string, ctx: MoveContext
   return accept(next, [supersede(next, id, old, 'orchestrator')], ctx);
 }
 
-/** Quick mode: what a point now claims after its answer gave part of it up (the reading could not cut it out). */
+/**
+ * What a point now claims: in quick mode after its answer gave part of it up (the reading could not cut it
+ * out), and in every mode the narrower claim the orchestrator agrees with (its wording stands in the record,
+ * the consultee's stays as history), without another round.
+ */
 function restate(s: DeliberationState, p: PointJudgment, ctx: MoveContext): MoveResult {
   const point = findPoint(s, p.id);
   if (!point) return refuse(s, 'unknown-point', `No point ${p.id}.`);
-  if (s.mode !== 'quick' || (point.answer !== 'partial' && point.answer !== 'unclear')) {
-    return refuse(s, 'nothing-to-restate', `claim restates a quick-mode point whose answer gave part of it up; ${p.id} has no such answer${s.mode === 'quick' ? '' : ' (standard and minimal: give claim on the accepted challenge)'}.`);
+  const conceded = s.mode === 'quick' && (point.answer === 'partial' || point.answer === 'unclear');
+  const agreeing = p.verdict === 'AGREE' || (p.bucket === 'agreed' && !p.verdict);
+  if (!conceded && !agreeing) {
+    return refuse(s, 'nothing-to-restate', `claim states what ${p.id} is agreed as: give it with verdict AGREE (or bucket agreed)${s.mode === 'quick' ? ', or after an answer that gave part of the point up' : ''}.`);
   }
   const next = draft(s);
-  Object.assign(findPoint(next, p.id) as Point, { narrowed: p.claim!.trim(), answer: 'partial' });
+  Object.assign(findPoint(next, p.id) as Point, { narrowed: p.claim!.trim(), ...(conceded ? { answer: 'partial' } : { narrowedBy: 'orchestrator' }) });
   return accept(next, [`${p.id} now claims: as you stated it`], ctx);
 }
 
@@ -210,6 +216,12 @@ function narrowedStated(s: DeliberationState, p: PointJudgment): MoveResult | un
   const point = findPoint(s, p.id);
   if (p.bucket !== 'agreed' || !point || point.narrowed || (point.answer !== 'partial' && point.answer !== 'unclear')) return undefined;
   return refuse(s, 'narrowed-claim-required', `${p.id}'s answer gave part of the claim up and parley could not cut out what it keeps: give claim (the claim as it now stands) with the bucket.`);
+}
+
+/** AGREE again on the same evidence only to state the claim narrower: the claim was the change, not a repeat. */
+function sameAgreementRestated(p: PointJudgment, s: DeliberationState, result: MoveResult): MoveResult {
+  if (!result.ok && result.refusal.rule === 'already-placed' && p.claim?.trim() && p.verdict === 'AGREE') return { ok: true, state: s, effects: [] };
+  return result;
 }
 
 /** One point item is one step (supersession, claim, triage, verdict, bucket in that order): a refused item changes nothing. */
@@ -222,14 +234,14 @@ function judgePoint(p: PointJudgment, ctx: MoveContext): Step {
   steps.push((s) => triage(s, p, ctx));
   if (p.verdict) {
     steps.push((s) =>
-      pointEvaluate(s, { pointId: id, classification: p.verdict!, flaw: p.flaw, terminalWhy: p.terminalWhy, revision: p.revision, contradicts: p.contradicts, claimType: p.claimType, evidenceType: p.evidenceType, evidence: p.evidence, premises: p.premises, reason: p.reason }, ctx),
+      sameAgreementRestated(p, s, pointEvaluate(s, { pointId: id, classification: p.verdict!, flaw: p.flaw, terminalWhy: p.terminalWhy, revision: p.revision, contradicts: p.contradicts, claimType: p.claimType, evidenceType: p.evidenceType, evidence: p.evidence, premises: p.premises, reason: p.reason, rerun: p.rerun }, ctx)),
     );
   }
   if (p.bucket) {
     steps.push((s) => {
       // The verdict of this same item placed it there: the bucket confirms it. Without one it is a move of its own.
       if (p.verdict && findPoint(s, id)?.status === p.bucket) return { ok: true, state: s, effects: [] };
-      return bucketAssign(s, { pointId: id, bucket: p.bucket!, tag: p.tag, status: p.status, crux: p.crux, measurement: p.measurement, threshold: p.threshold, verdictChange: p.verdictChange, revision: p.revision, claimType: p.claimType, evidenceType: p.evidenceType, evidence: p.evidence, premises: p.premises, reason: p.reason }, ctx);
+      return bucketAssign(s, { pointId: id, bucket: p.bucket!, tag: p.tag, status: p.status, crux: p.crux, measurement: p.measurement, threshold: p.threshold, verdictChange: p.verdictChange, revision: p.revision, claimType: p.claimType, evidenceType: p.evidenceType, evidence: p.evidence, premises: p.premises, reason: p.reason, rerun: p.rerun }, ctx);
     });
   }
   return (s) => {

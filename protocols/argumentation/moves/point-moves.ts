@@ -97,6 +97,10 @@ export function applyRevision(next: DeliberationState, pointId: string, to: Clas
 }
 
 
+function objectionGrounds(input: PointEvaluateInput): { evidence?: string; terminalWhy?: string } {
+  return { ...(input.evidence?.trim() ? { evidence: input.evidence.trim() } : {}), ...(input.terminalWhy?.trim() ? { terminalWhy: input.terminalWhy.trim() } : {}) };
+}
+
 export function pointEvaluate(state: DeliberationState, input: PointEvaluateInput, ctx: MoveContext): MoveResult {
   const guard = requireActive(state);
   if (guard) return guard;
@@ -137,7 +141,9 @@ export function pointEvaluate(state: DeliberationState, input: PointEvaluateInpu
   const next = draft(state);
   const effects = applyRevision(next, point.id, c, input.revision);
   if (placed || point.status === 'contested') reopenPoint(next, point.id);
-  recordPosition(next, { pointId: point.id, classification: c, flaw: input.flaw, revision: input.revision });
+  // What an objection rests on goes to the consultee with it: a flaw alone invites "you showed no run".
+  const grounds = c === 'SKEPTICAL' || c === 'REJECT' ? objectionGrounds(input) : {};
+  recordPosition(next, { pointId: point.id, classification: c, flaw: input.flaw, ...grounds, revision: input.revision });
   const p = findPoint(next, point.id) as Point;
   if (c === 'AGREE' && agreed && !isRefusal(agreed)) {
     placeAgreed(next, { pointId: p.id, ...agreed, iter: next.n });
@@ -153,7 +159,7 @@ export function pointEvaluate(state: DeliberationState, input: PointEvaluateInpu
     const id = nextChallengeId(next);
     // Anti-sycophancy guard: an unacknowledged self-contradiction is challenged with the citation.
     const objection = earlier ? `Iteration ${earlier.iter} you claimed (${earlier.id}) "${earlier.text.slice(0, 160)}", now ${p.id} claims the opposite: reconcile. ${input.flaw ?? ''}`.trim() : (input.flaw ?? '');
-    next.challenges.push({ id, pointId: p.id, type: c as 'SKEPTICAL' | 'REJECT', objection, raisedIter: next.n, openedIter: next.n, status: 'open', reminderSent: false, clarificationRequested: false });
+    next.challenges.push({ id, pointId: p.id, type: c as 'SKEPTICAL' | 'REJECT', objection, ...grounds, raisedIter: next.n, openedIter: next.n, status: 'open', reminderSent: false, clarificationRequested: false });
     p.status = 'contested';
     effects.push(`${id} opened (${c}) on ${p.id}${c === 'REJECT' ? ': single defense round' : ''}`);
   }

@@ -2,7 +2,7 @@ import type { Challenge, DeliberationState, Fact, Point } from '../../../schemas
 import { claimText } from '../core/claims.js';
 import { FRAMINGS } from '../core/framings.js';
 import { findPoint, iterationCap, lastPosition, unsettledChallenges } from '../core/queries.js';
-import { oneLine, quote } from './quote.js';
+import { oneLine, quote, wholeSentences } from './quote.js';
 
 /** A restated point is quoted whole up to this many characters (whole sentences beyond). */
 export const RESTATED_POINT_MAX = 2000;
@@ -49,9 +49,20 @@ export function restated(point: Point, indent = '   '): string {
   return `${indent}${point.id} as it stands${point.narrowed ? ' (narrowed)' : ''}:\n${quote(claimText(point), { indent, max: RESTATED_POINT_MAX })}`;
 }
 
+/** A verdict's evidence can be a command and its output: kept whole up to this many characters. */
+const GROUNDS_MAX = 1500;
+
+/** What an objection rests on, as the orchestrator recorded it: its evidence and, for a REJECT, why it is terminal. */
+export function objectionGrounds(grounds: { evidence?: string; terminalWhy?: string }, indent = '   '): string[] {
+  return [
+    ...(grounds.evidence ? [`${indent}the orchestrator's evidence: ${oneLine(wholeSentences(grounds.evidence, GROUNDS_MAX))}`] : []),
+    ...(grounds.terminalWhy ? [`${indent}why it is terminal: ${oneLine(grounds.terminalWhy)}`] : []),
+  ];
+}
+
 function challengeLine(state: DeliberationState, c: Challenge, restate: boolean): string {
   const point = findPoint(state, c.pointId);
-  const lines = [`${c.id} (${c.type}) on ${c.pointId}: ${oneLine(c.objection)}`];
+  const lines = [`${c.id} (${c.type}) on ${c.pointId}: ${oneLine(c.objection)}`, ...objectionGrounds(c)];
   if (point && restate) lines.push(restated(point));
   if (c.rebuttal) lines.push(`   orchestrator: ${oneLine(c.rebuttal)}`);
   if (c.status === 'dropped') lines.push(`   REMINDER: you did not answer ${c.id}. Answer "Re ${c.id}: ..." or concede it; unanswered again, ${c.pointId} is dismissed as undefended.`);
@@ -71,9 +82,16 @@ export function objections(state: DeliberationState, restate = true): string {
   if (!contested.length) return '';
   const lines = contested.map((p) => {
     const pos = lastPosition(state, p.id);
-    return `${p.id} (${pos?.classification ?? 'SKEPTICAL'}): ${oneLine(pos?.flaw ?? '')}${restate ? `\n${restated(p)}` : ''}`;
+    const grounds = pos ? objectionGrounds(pos) : [];
+    return [`${p.id} (${pos?.classification ?? 'SKEPTICAL'}): ${oneLine(pos?.flaw ?? '')}`, ...grounds, ...(restate ? [restated(p)] : [])].join('\n');
   });
   return `Objections (answer each by point id: "Re ${contested[0]!.id}: ..." or concede it):\n${lines.join('\n')}`;
+}
+
+/** An agreement with less than the point said names what was agreed, so the consultee can object to the narrowing. */
+function agreedAs(state: DeliberationState, pos: { pointId: string; classification: string }): string {
+  const point = findPoint(state, pos.pointId);
+  return pos.classification === 'AGREE' && point?.narrowedBy === 'orchestrator' && point.narrowed ? `, narrower than written: "${oneLine(point.narrowed)}"` : '';
 }
 
 /** What the orchestrator decided about the consultee's reply of iteration `iter`: one line per decision. */
@@ -82,7 +100,7 @@ export function evaluation(state: DeliberationState, iter: number): string {
   const objected = (id: string) => state.mode === 'quick' && state.points.some((p) => p.id === id && p.status === 'contested');
   for (const pos of state.positions.filter((p) => p.iter === iter && !objected(p.pointId))) {
     const rev = pos.revision ? ` (revised from ${pos.revision.from}: ${oneLine(pos.revision.because)})` : '';
-    lines.push(`${pos.pointId}: ${pos.classification}${pos.flaw ? ` — ${oneLine(pos.flaw)}` : ''}${rev}`);
+    lines.push(`${pos.pointId}: ${pos.classification}${agreedAs(state, pos)}${pos.flaw ? ` — ${oneLine(pos.flaw)}` : ''}${rev}`);
   }
   for (const d of state.buckets.dismissed.filter((i) => i.iter === iter)) lines.push(`${d.pointId}: dismissed ${d.tag} — ${oneLine(d.reason)}`);
   for (const u of state.buckets.unresolved.filter((i) => i.iter === iter)) lines.push(`${u.pointId}: unresolved (${u.status}) — ${oneLine(u.crux)}`);

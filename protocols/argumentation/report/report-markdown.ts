@@ -4,6 +4,7 @@ import { mdBlocks } from '../../markdown-blocks.js';
 import { mdQuote, mdTable, mdText } from '../../markdown.js';
 import { stressTestBlocker } from '../rules/stress-test.js';
 import { bucketClaims, isInconclusive } from './claim-record.js';
+import { deliberationChanges, type Change } from './changes.js';
 import { INDENT, agreedEntry, dismissedEntry, inPlayLines, notEvaluatedItems, notEvaluatedLines, unresolvedEntry } from './claim-entries.js';
 import { challengeTimeline, phaseOf } from './timeline.js';
 
@@ -120,16 +121,35 @@ function appendices(state: DeliberationState, audit: readonly AuditRecord[]): st
   ];
 }
 
+const CHANGE_VERB: Record<Change['kind'], string> = {
+  replaced: 'replaced by Codex',
+  conceded: 'given up by Codex',
+  narrowed: 'narrowed by Codex',
+  'agreed-narrower': 'agreed only as the orchestrator stated it',
+};
+
+/** Where a claim changed, by id: the reversals the answer must not hide, in the record's terms. */
+function changeLines(changes: Change[]): string[] {
+  return changes.map((c) => {
+    const ids = c.after && c.after.point.id !== c.before.id ? `${c.before.id} → ${c.after.point.id}` : c.before.id;
+    const why = c.objection ? ` after the objection ${mdText(`"${c.objection.flaw}"`, 240)}${c.objection.evidence ? ` (evidence: ${mdText(c.objection.evidence, 240)})` : ''}` : '';
+    const now = c.after ? `; now: ${mdText(c.after.text, 240)}` : '';
+    return `- ${mdText(ids)}: ${CHANGE_VERB[c.kind]}${why}${now}`;
+  });
+}
+
 export function deliberationMarkdown(state: DeliberationState, options: MarkdownOptions = {}): string {
   const claims = bucketClaims(state);
   const notEvaluated = notEvaluatedItems(state);
   const synthesized = state.status === 'terminated' && !!state.report;
   const stress = stressTest(state);
+  const changes = deliberationChanges(state);
   const counts = [
     `${claims.agreed.length} agreed`,
     `${claims.dismissed.length} dismissed`,
     `${claims.unresolved.length} unresolved`,
     ...(notEvaluated.length ? [`${notEvaluated.length} not evaluated`] : []),
+    ...(changes.length ? [`${changes.length} changed during the deliberation`] : []),
   ];
   const about = [
     `${state.mode} mode · ${state.framing} · ${plural(state.n, 'iteration', 'iterations')}${state.termination ? ` · ended by ${state.termination.reason}` : ''} · deliberation ${mdText(state.id)}  `,
@@ -145,6 +165,7 @@ export function deliberationMarkdown(state: DeliberationState, options: Markdown
     ['# Deliberation report', '', mdQuote(state.question), ''].join('\n'),
     recommendation(state),
     [about, ...notes].join('\n\n') + '\n',
+    section(`WHAT CHANGED (${changes.length})`, changeLines(changes)),
     section(`AGREED (${claims.agreed.length})`, claims.agreed.map((e) => agreedEntry(state, e))),
     section(`DISMISSED (${claims.dismissed.length})`, claims.dismissed.map((e) => dismissedEntry(state, e))),
     section(`UNRESOLVED (${claims.unresolved.length})`, claims.unresolved.map((e) => unresolvedEntry(state, e))),

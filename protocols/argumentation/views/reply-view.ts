@@ -19,7 +19,9 @@ const HINTS: Record<string, string> = {
 export function replyView(state: DeliberationState): Record<string, unknown> {
   const reading = state.readings?.find((r) => r.iter === state.n);
   const points = state.points.filter((p) => p.iter === state.n);
-  const answered = state.challenges.filter((c) => c.defenseIter === state.n && c.status === 'defended');
+  // An answer whose point the same reply then replaced is shown too: the replacement cites it.
+  const answered = state.challenges.filter((c) => c.defenseIter === state.n && (c.status === 'defended' || c.resolution === 'superseded'));
+  const replacedBy = (c: { pointId: string; resolution?: string }) => (c.resolution === 'superseded' ? { closed: `its point was replaced by ${state.points.find((p) => p.id === c.pointId)?.supersededBy ?? 'a later point'}: judge that` } : {});
   const quickAnswers = state.mode === 'quick' ? state.points.filter((p) => p.iter < state.n && p.defense && p.status === 'contested') : [];
   const quickConceded = state.mode === 'quick' ? state.points.filter((p) => concededNow(state, p.id)) : [];
   // The words behind each concession parley applied, so that a defense misread as one can be read back.
@@ -51,7 +53,7 @@ export function replyView(state: DeliberationState): Record<string, unknown> {
     ...(answered.length || quickAnswers.length
       ? {
           answers: [
-            ...answered.map((c) => ({ challenge: c.id, point: c.pointId, ...(c.partial ? partial(c.narrowedClaim, !!c.unclear) : {}), ...withItems(itemsOf(c.id), c.narrowedClaim), text: c.answerOwnWords ?? c.defense })),
+            ...answered.map((c) => ({ challenge: c.id, point: c.pointId, ...replacedBy(c), ...(c.partial && !c.resolution ? partial(c.narrowedClaim, !!c.unclear) : {}), ...withItems(itemsOf(c.id), c.narrowedClaim), text: c.answerOwnWords ?? c.defense })),
             ...quickAnswers.map((p) => ({ point: p.id, ...(p.answer === 'partial' || p.answer === 'unclear' ? partial(p.narrowed, p.answer === 'unclear') : {}), ...withItems(itemsOf(p.id), p.narrowed), text: p.answerOwnWords ?? p.defense })),
           ],
         }

@@ -2,16 +2,16 @@ import type { DeliberationState } from '../../../schemas/argumentation.js';
 import { nextLines } from '../rules/legal-moves.js';
 import { activeFacts, iterationCap, pointsWithStatus, unsettledChallenges } from '../core/queries.js';
 import { stressTestView } from '../rules/stress-test.js';
-import { closingSummary } from './closing-summary.js';
+import { answerBrief } from './answer-brief.js';
 
 /**
  * The full view (delib_status): where the deliberation stands and everything awaiting the orchestrator.
- * Once synthesized, the report's summary instead of the buckets and ledger (the full report has them).
+ * Once synthesized, the brief for the answer instead of the buckets and ledger (the full report has them).
  */
 export function statusView(state: DeliberationState): Record<string, unknown> {
   if (state.report) {
     const { id, mode, framing, n, phase, status, termination } = state;
-    return { id, mode, framing, n, phase, status, ...(termination ? { termination } : {}), summary: closingSummary(state), next: nextLines(state) };
+    return { id, mode, framing, n, phase, status, ...(termination ? { termination } : {}), brief: answerBrief(state), next: nextLines(state) };
   }
   const open = unsettledChallenges(state);
   const awaiting = pointsWithStatus(state, 'pending-triage', 'pending-evaluation', 'clarification-requested', ...(state.mode === 'quick' ? (['contested'] as const) : []));

@@ -1,4 +1,5 @@
 import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ResponsesScriptStep } from '../../doubles/scripted-responses.js';
 import { lastUserText, closeOpenRigs, startConsultRig } from './rig.js';
@@ -52,14 +53,14 @@ describe('delib_arbitrate asks the engine before any model call (stdio, real cod
     const recorded = await r.ok('delib_arbitrate', { deliberationId: id, items: [{ ref: 'P1.1', flagged: true, note: 'no load test backs the factor of two' }], remarks: 'Nobody measured the pool under load.' });
     expect(recorded.arbitration).toEqual({ status: 'done', flagged: [{ ref: 'P1.1', why: 'no load test backs the factor of two' }], reviewed: 1, remarks: 'Nobody measured the pool under load.' });
     expect(recorded.effects).toEqual(['arbitration: 1/1 flagged: the result carries a warning', 'report rebuilt with the arbitration']);
-    // The summary was read once already: the result carries what is new; the report file, rewritten, carries it all.
-    expect(recorded.summary).toBeUndefined();
+    // The brief was read once already: the result carries what is new; the report file, rewritten, carries it all.
+    expect(recorded.brief).toBeUndefined();
     expect(r.server.requests).toHaveLength(sent);
     const { value: state } = await r.stateFile(id);
-    const file = await readFile(ended.summary.report.file, 'utf8');
+    const file = await readFile(join(r.stateDir, 'deliberations', `${id}.report.md`), 'utf8');
     expect(file).toContain('no load test backs the factor of two');
     expect(file).toContain('Nobody measured the pool under load.');
-    expect((await r.ok('delib_status', { deliberationId: id })).summary.arbiter).toEqual(['flagged 1 of 1', 'P1.1: no load test backs the factor of two', 'remarks: Nobody measured the pool under load.']);
+    expect((await r.ok('delib_status', { deliberationId: id })).brief.reviewer).toEqual(['a fresh reviewer flagged 1 of 1 placements', expect.stringMatching(/^flagged ".*": no load test backs the factor of two$/), 'Nobody measured the pool under load.']);
     expect(state.arbitration).toMatchObject({ reviewer: 'given by the orchestrator', remarks: 'Nobody measured the pool under load.', warning: true, items: [{ ref: 'P1.1', flagged: true, note: 'no load test backs the factor of two' }] });
   });
 });

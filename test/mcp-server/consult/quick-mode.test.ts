@@ -72,9 +72,10 @@ describe('quick mode through the MCP tools (stdio, real codex)', () => {
     });
     expect(answered.at).toBe('n=2 terminated');
     expect(answered.consult).toBeUndefined();
-    expect(answered.summary).toMatchObject({ answer: 'Redis', confidence: 'high', caveats: ['Revisit above 100k ops/s'], agreed: [expect.stringMatching(/^P1\.1 /)], dismissed: [expect.stringMatching(/^P1\.2 .* — FALSE: a session cache runs far below/)] });
+    expect(answered.brief).toMatchObject({ decision: 'Redis', confidence: 'high', caveats: ['Revisit above 100k ops/s'], turnsOn: [expect.any(String)], ruledOut: [expect.stringMatching(/ — shown false: a session cache runs far below/)] });
     // Quick mode keeps nothing on disk: no report file, only its resource, served from memory.
-    expect(answered.summary.report).toEqual({ uri: `parley://deliberations/${id}/report.md`, decisionRecord: `parley://deliberations/${id}/decision.md` });
+    const uri = `parley://deliberations/${id}/report.md`;
+    expect(answered.brief.record).toContain(`in the report: ${uri} (decision record:`);
 
     expect(calls).toBeLessThanOrEqual(4);
     expect(r.server.requests).toHaveLength(2);
@@ -83,10 +84,10 @@ describe('quick mode through the MCP tools (stdio, real codex)', () => {
     expect(JSON.stringify(r.server.requests.map((req) => req.body.input))).not.toMatch(/Re C\d|\bC1\b/);
     // The whole deliberation lived in memory.
     expect(await readdir(r.stateDir, { recursive: true })).toEqual([]);
-    // The result may be lost: the status of the finished deliberation gives the summary again, and the resource the full report.
+    // The result may be lost: the status of the finished deliberation gives the brief again, and the resource the full report.
     const status = await r.ok('delib_status', { deliberationId: id });
-    expect(status).toMatchObject({ mode: 'quick', n: 2, status: 'terminated', summary: answered.summary });
-    const [report] = (await r.client.readResource({ uri: answered.summary.report.uri })).contents;
+    expect(status).toMatchObject({ mode: 'quick', n: 2, status: 'terminated', brief: answered.brief });
+    const [report] = (await r.client.readResource({ uri })).contents;
     expect((report as { text: string }).text).toMatch(/^# Deliberation report[\s\S]*## AGREED \(1\)\n\n- \*\*P1\.1\*\*[\s\S]*## DISMISSED \(1\)\n\n- \*\*P1\.2\*\*/);
   });
 });
@@ -117,7 +118,7 @@ describe('quick mode keeps its two Codex turns when a reply is unusable (stdio, 
       synthesis: { recommendation: 'Redis', confidence: 'medium' },
     });
     expect(answered.at).toBe('n=2 terminated');
-    expect(answered.summary).toMatchObject({ answer: 'Redis', confidence: 'medium', unresolved: [expect.stringMatching(/^P1\.2 .* — tradeoff: raw speed against surviving a restart$/)] });
+    expect(answered.brief).toMatchObject({ decision: 'Redis', confidence: 'medium', open: [expect.stringMatching(/ — open: raw speed against surviving a restart$/)] });
     expect(r.server.requests).toHaveLength(2);
   });
 

@@ -101,17 +101,18 @@ describe('a standard deliberation driven only through the MCP tools (stdio, real
     const fourth = await ok('delib_judge', { deliberationId: id, phase: { advance: true }, consult: { waitSeconds: 55 } });
     expect(fourth.at).toBe('n=4 DEVELOPMENT active');
 
-    // Converged: the same judgment synthesizes and returns the report's summary, led by the recommendation; the full report is a file beside the state.
+    // Converged: the same judgment synthesizes and returns the brief for the answer; the full report is a file beside the state.
     const converged = await ok('delib_judge', { deliberationId: id, phase: { advance: true }, synthesis: RECOMMENDATION });
     expect(converged.at).toBe('n=4 DEVELOPMENT terminated');
     expect(converged.effects.join('\n')).toMatch(/converged[\s\S]*report ready: 2 agreed, 2 dismissed, 0 unresolved, 0 not evaluated/);
     const reportFile = join(r.stateDir, 'deliberations', `${id}.report.md`);
-    expect(converged.summary).toMatchObject({
-      answer: RECOMMENDATION.recommendation,
-      agreed: [expect.stringMatching(/^P1\.1 /), expect.stringMatching(/^P1\.4 .* — textual evidence$/)],
-      dismissed: [expect.stringMatching(/^P1\.2 .* — UNDEFENDED: /), expect.stringMatching(/^P1\.3 .* — CONCEDED: /)],
-      report: { file: reportFile, uri: `parley://deliberations/${id}/report.md`, decisionRecord: `parley://deliberations/${id}/decision.md` },
+    expect(converged.brief).toMatchObject({
+      decision: RECOMMENDATION.recommendation,
+      turnsOn: [expect.any(String), expect.stringMatching(/ — the orchestrator checked it against a source: /)],
+      changed: [expect.stringMatching(/^Codex gave up "/)],
+      ruledOut: [expect.stringMatching(/ — Codex did not defend it: /)],
     });
+    expect(converged.brief.record).toContain(`in the report: ${reportFile} (decision record: parley://deliberations/${id}/decision.md)`);
     const written = await readFile(reportFile, 'utf8');
     expect(written).toMatch(/^# Deliberation report[\s\S]*RECOMMENDATION\s+Yes: a write-through cache[\s\S]*AGREED[\s\S]*DISMISSED[\s\S]*## LEDGER/);
     expect(written).not.toContain('ARBITRATION');
@@ -121,11 +122,11 @@ describe('a standard deliberation driven only through the MCP tools (stdio, real
     const arbitrated = await ok('delib_arbitrate', { deliberationId: id, waitSeconds: 55 });
     expect(arbitrated.arbitration).toEqual({ status: 'done', flagged: [{ ref: 'P1.2', why: 'the dismissal came from silence, not from a rebuttal' }], reviewed: 4, remarks: REMARKS });
     expect(arbitrated.effects).toEqual(['arbitration: 1/4 flagged', 'report rebuilt with the arbitration']);
-    expect(arbitrated.summary).toBeUndefined();
+    expect(arbitrated.brief).toBeUndefined();
     // The report file follows the state: rewritten with the arbiter's reasons, the same report as the resource.
     const rebuilt = await readFile(reportFile, 'utf8');
     expect(rebuilt).toContain('the dismissal came from silence, not from a rebuttal');
-    const [resource] = (await r.client.readResource({ uri: converged.summary.report.uri })).contents;
+    const [resource] = (await r.client.readResource({ uri: `parley://deliberations/${id}/report.md` })).contents;
     expect((resource as { text: string }).text).toBe(rebuilt);
     expect(rebuilt).toContain(REMARKS);
     expect(calls).toEqual(['delib_start', 'delib_judge', 'delib_judge', 'delib_judge', 'delib_judge', 'delib_judge', 'delib_arbitrate']);

@@ -1,6 +1,6 @@
 import { expect } from 'vitest';
 import type { DeliberationState } from '../../../schemas/argumentation.js';
-import { applyMove, closingSummary, deliberationMarkdown, startDeliberation, type ItemRefusal, type MoveResult, type StartInput } from '../../../protocols/argumentation/index.js';
+import { answerBrief, applyMove, deliberationMarkdown, startDeliberation, type ItemRefusal, type MoveResult, type StartInput } from '../../../protocols/argumentation/index.js';
 
 export const ctx = { now: '2026-01-01T00:00:00.000Z' };
 
@@ -10,10 +10,10 @@ export function reportOf(state: DeliberationState): string {
   return deliberationMarkdown(state);
 }
 
-/** The closing summary of a synthesized state. */
-export function summaryOf(state: DeliberationState) {
+/** The brief of a synthesized state. */
+export function briefOf(state: DeliberationState) {
   expect(state.report, 'the report was built').toBeTruthy();
-  return closingSummary(state);
+  return answerBrief(state);
 }
 
 /** The ids of a summary's claim lines ("P1.2 <claim> — ..."). */

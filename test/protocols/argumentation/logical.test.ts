@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { DeliberationState } from '../../../schemas/argumentation.js';
-import { advance, judge, judged, points, recommendation, refusedWith, reply, reportOf, skeptical, summaryOf, withTwoPoints } from './helpers.js';
+import { advance, judge, judged, points, recommendation, refusedWith, reply, reportOf, skeptical, briefOf, withTwoPoints } from './helpers.js';
 
 const deduction = { verdict: 'AGREE', claimType: 'logical', reason: 'two writes without a transaction leave a gap' };
 
@@ -66,7 +66,7 @@ describe('logical claims', () => {
     expect(s.buckets.agreed.find((a) => a.pointId === 'P1.1')).toMatchObject({ claimType: 'logical', evidenceType: 'deduction', premises: ['F1', 'F2'] });
     s = judged(reply(s, 'No further points.'), { ...advance, synthesis: recommendation });
     expect(s.termination?.reason).toBe('convergence');
-    expect(summaryOf(s).agreed.find((line) => line.startsWith('P1.1 '))).toMatch(/ — follows from F1, F2$/);
+    expect(briefOf(s).turnsOn[0]).toBe('Redis supports persistence. docs say RDB snapshots. — follows from what the user said "Jobs are written by the web app"; and the orchestrator verified "The worker commits to Postgres then publishes to Redis". It held up against an objection.');
     // The premises are cited by id; the ledger appendix states them.
     const md = reportOf(s);
     expect(md).toMatch(/\*\*P1\.1\*\* .*\n {2}Logical claim, from F1, F2\b/);

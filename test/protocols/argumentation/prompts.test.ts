@@ -93,11 +93,23 @@ describe('consultee prompts', () => {
     expect(s.points[0]!.text.length).toBeGreaterThan(240);
   });
 
-  it('says how to label a documented fact the consultee cannot check from its sandbox (issue 21, item 13)', () => {
+  it('asks Codex to run a check for what it can test in its sandbox, and to source only what it cannot (issue 26)', () => {
     for (const mode of ['quick', 'standard'] as const) {
-      expect(buildConsulteePrompt(start({ mode }), 'first')).toContain(
-        'A documented fact you cannot check from here (a release or end-of-life date, a documented default or limit): label it INFERENCE and name its source ("INFERENCE, per the Node.js release schedule: ..."); it stays unverified until the orchestrator checks it.',
-      );
+      const p = buildConsulteePrompt(start({ mode }), 'first');
+      expect(p).toContain('Check what you can before you claim it');
+      expect(p).toContain('give the exact command and its output as EVIDENCE, so the orchestrator can re-run it');
+      expect(p).toContain('Only what you cannot check from here (a release date, a hosted service\'s behaviour) stays INFERENCE, with its source');
+      expect(p).not.toContain('it stays unverified until the orchestrator checks it');
+    }
+  });
+
+  it("quotes a verdict's evidence and terminal why with the objection, in every mode (issue 26)", () => {
+    const reject = { verdict: 'REJECT', flaw: 'A 200k-entry sort is stable on Node 20.', claimType: 'empirical', evidence: 'node sort.js on Node 20.20.2: 200000 entries, 0 order violations', terminalWhy: 'the recommendation rests on instability that does not occur' };
+    for (const mode of ['quick', 'standard'] as const) {
+      const s = judged(withTwoPoints({ mode }), { ...points(['P1.1', reject], ['P1.2', { verdict: 'SKEPTICAL', flaw: 'No timing backs it.', evidence: 'node bench.js: 412 ms vs 380 ms' }]), ...advance });
+      const p = buildConsulteePrompt(s, 'next');
+      expect(p).toContain("   the orchestrator's evidence: node sort.js on Node 20.20.2: 200000 entries, 0 order violations\n   why it is terminal: the recommendation rests on instability that does not occur");
+      expect(p).toContain("   the orchestrator's evidence: node bench.js: 412 ms vs 380 ms");
     }
   });
 

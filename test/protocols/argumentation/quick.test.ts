@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { DeliberationState } from '../../../schemas/argumentation.js';
 import { buildConsulteePrompt, consultPrecheck, nextConsulteePrompt, nextLegalMoves, replyView } from '../../../protocols/argumentation/index.js';
-import { advance, agreeValue, apply, ids, judge, judged, points, recommendation, refusedWith, reply, skeptical, start, step, summaryOf } from './helpers.js';
+import { advance, agreeValue, apply, judge, judged, points, recommendation, refusedWith, reply, skeptical, start, step, briefOf } from './helpers.js';
 
 const quick = () => reply(start({ mode: 'quick', constraints: ['No new services'] }), '1. Use Postgres SKIP LOCKED. INFERENCE\n2. Redis Streams add a service. EVIDENCE: compose.yml:1\n3. Both handle 50 jobs/s. GUESS');
 /** n=2: P1.1 agreed, P1.2 and P1.3 objected to. */
@@ -60,7 +60,7 @@ describe('quick mode', () => {
   it('ends at the first advance with nothing contested (convergence), else at the cap of 2', () => {
     const settled = judged(quick(), { ...points(['P1.1', agreeValue], ['P1.2', agreeValue], ['P1.3', { triage: 'out-of-scope', reason: 'throughput is not the question' }]), ...advance });
     expect([settled.n, settled.termination?.reason]).toEqual([1, 'convergence']);
-    expect(summaryOf(step(settled, 'synthesize', recommendation)).record).toMatch(/quick mode, consultee-proposes, 1 iteration, ended by convergence$/);
+    expect(briefOf(step(settled, 'synthesize', recommendation)).record).toMatch(/^quick mode, 1 iteration, ended by convergence;/);
 
     let s: DeliberationState = objected();
     s = judged(reply(s, 'Re P1.2: holds. INFERENCE\n\n1. Also consider pg-boss. GUESS'), { ...points(['P2.1', agreeValue]), ...advance });
@@ -83,7 +83,7 @@ describe('quick mode', () => {
     expect(judged(s, advance).termination).toMatchObject({ reason: 'iteration-cap', note: 'quick: both consultee turns spent at iteration 2' });
     const ended = judged(s, { ...placed, ...advance, synthesis: recommendation });
     expect(ended.status).toBe('terminated');
-    expect(ids(summaryOf(ended).dismissed)).toEqual(['P1.2', 'P1.3']);
+    expect(ended.buckets.dismissed.map((i) => i.pointId)).toEqual(['P1.2', 'P1.3']);
 
     // n=1: a format failure and its retry are the two turns: the first advance ends it.
     const retried = reply(reply(start({ mode: 'quick' }), 'prose only'), '1. Use Postgres. INFERENCE');
@@ -106,7 +106,7 @@ describe('quick mode', () => {
     expect(s.termination?.reason).toBe('iteration-cap');
     refusedWith(judge(s, { synthesis: recommendation }), 'coverage');
     const placed = judged(s, { ...points(['P1.2', { bucket: 'dismissed', tag: 'RISKY', reason: 'a second service is unwelcome here' }], ['P1.3', { bucket: 'dismissed', tag: 'FALSE', reason: 'no measurement supports it' }]), synthesis: recommendation });
-    expect(ids(summaryOf(placed).dismissed)).toEqual(['P1.2', 'P1.3']);
+    expect(placed.buckets.dismissed.map((i) => i.pointId)).toEqual(['P1.2', 'P1.3']);
   });
 
   it('an answer whose point the same reply replaced asks for nothing: the replacement is what to judge', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { closingSummary, deliberationMarkdown } from '../../../protocols/argumentation/index.js';
+import { answerBrief, deliberationMarkdown } from '../../../protocols/argumentation/index.js';
 import { argumentationHtml } from '../../../protocols/report/argumentation-html.js';
 import { DeliberationState } from '../../../schemas/argumentation.js';
 import { active, codeBlocks, headings, topItems } from '../report/markdown-ast.js';
@@ -48,12 +48,16 @@ describe('the report states each claim as it now stands, its versions as history
     expect(html).not.toContain('<b>P2.3</b>');
   });
 
-  it('the summary states the same current claims, saying which they replaced', () => {
-    const summary = closingSummary(state);
-    expect(summary.agreed.map((line) => line.split(' ')[0])).toEqual(['P1.1', 'P1.2', 'P2.1', 'P3.1']);
-    expect(summary.agreed[2]).toMatch(/^P2\.1 INFERENCE: Corrected index, .*WHERE status = 'queued'.* \(replaces P1\.3\) — value judgment$/);
-    expect(summary.agreed[3]).toBe(`P3.1 ${REFINED} (replaces P2.3) — value judgment`);
-    expect(JSON.stringify(summary)).not.toContain('created_at');
+  it('the brief states the same current claims, and tells each replacement as a change', () => {
+    const brief = answerBrief(state);
+    expect(brief.turnsOn).toHaveLength(4);
+    expect(brief.turnsOn[2]).toMatch(/^Corrected index, this replaces the snippet in an earlier point: \(the code is in the full record\) — /);
+    expect(brief.turnsOn.join('\n')).not.toContain('created_at');
+    expect(brief.changed).toEqual([
+      'Codex narrowed "Enqueue every job in the business transaction." to "Enqueue in the business transaction where there is one." after the orchestrator objected "Not every job comes from a business write." (agreed).',
+      'Codex first said "A partial index keeps dequeue fast: (the code is in the full record)"; it changed this, and now says "Corrected index, this replaces the snippet in an earlier point: (the code is in the full record)" (agreed).',
+      'Codex first said "Retry a failed enqueue once, inside the same transaction."; it changed this, and now says "Retry a failed enqueue once, inside the same transaction, and alert on the second failure." (agreed).',
+    ]);
   });
 });
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { arbitrationPrecheck, buildArbitrationPrompt, nextLegalMoves, placeCounts, statusView, synthesize } from '../../../protocols/argumentation/index.js';
-import { advance, agreeValue, apply, ctx, ids, judge, judged, ok, points, recommendation, refusedWith, reply, reportOf, skeptical, start, step, summaryOf, withTwoPoints } from './helpers.js';
+import { advance, agreeValue, apply, ctx, judge, judged, ok, points, recommendation, refusedWith, reply, reportOf, skeptical, start, step, briefOf, withTwoPoints } from './helpers.js';
 
 /** Standard mode, ended early (trivial) with P1.1 agreed, P1.2 ill-formed and an unverified fact. */
 function finished() {
@@ -24,13 +24,13 @@ describe('synthesize', () => {
     refusedWith(apply(s, 'synthesize', { recommendation: '', confidence: 'high' }), 'invalid-input');
     const r = ok(synthesize(s, ctx, { ...recommendation, caveats: ['no load test yet'] }));
     expect(r.recommendation).toEqual({ text: recommendation.recommendation, confidence: 'medium', caveats: ['no load test yet'] });
-    expect(summaryOf(r)).toMatchObject({ answer: recommendation.recommendation, confidence: 'medium', caveats: ['no load test yet'] });
+    expect(briefOf(r)).toMatchObject({ decision: recommendation.recommendation, confidence: 'medium', caveats: ['no load test yet'] });
     const md = reportOf(r);
     expect(md.indexOf(recommendation.recommendation)).toBeGreaterThan(0);
     expect(md.indexOf(recommendation.recommendation)).toBeLessThan(md.indexOf('AGREED'));
     expect(md).toContain('no load test yet');
     // Synthesized again, the report keeps the recommendation already given.
-    expect(summaryOf(ok(synthesize(r, ctx))).answer).toBe(recommendation.recommendation);
+    expect(briefOf(ok(synthesize(r, ctx))).decision).toBe(recommendation.recommendation);
   });
 
   it('puts every point in exactly one place, lists unverified facts and leftovers as Not Evaluated, and renders both forms', () => {
@@ -43,8 +43,9 @@ describe('synthesize', () => {
     const md = reportOf(s);
     for (const h of ['## AGREED', '## NOT EVALUATED']) expect(md).toContain(h);
     expect(md).toContain('P1.1');
-    expect(summaryOf(s)).toMatchObject({ agreed: ['P1.1 Redis supports persistence. EVIDENCE: docs say RDB snapshots. — value judgment'], notEvaluated: ['ill-formed: P1.2', 'unverified-fact: F1'] });
-    expect(summaryOf(s).warnings).toBeUndefined();
+    expect(md).toMatch(/## NOT EVALUATED \(2\)\n\n- 1 point never clarified \(P1\.2\)[\s\S]*- 1 consultee claim never verified \(F1\)/);
+    expect(briefOf(s)).toMatchObject({ turnsOn: ["Redis supports persistence. docs say RDB snapshots. — a judgment on the user's priorities: simplicity matters for a small team"] });
+    expect(briefOf(s).warnings).toBeUndefined();
     expect(nextLegalMoves(s).find((m) => m.move === 'delib_arbitrate')?.why).toContain('early unanimity without evidence');
   });
 
@@ -56,15 +57,16 @@ describe('synthesize', () => {
     refusedWith(apply(s, 'synthesize', recommendation), 'coverage');
     expect(nextLegalMoves(s).map((m) => m.move)).toEqual(['delib_judge']);
     s = judged(s, points(['P1.1', blocked], ['P1.2', blocked]));
-    expect(summaryOf(step(s, 'synthesize', recommendation)).warnings).toBeUndefined(); // the out-of-scope dismissal counts
+    expect(briefOf(step(s, 'synthesize', recommendation)).warnings).toBeUndefined(); // the out-of-scope dismissal counts
 
     const tradeoff = { bucket: 'unresolved', status: 'tradeoff', crux: 'speed against simplicity' };
     let q = judged(withTwoPoints({ mode: 'quick' }), { ...points(['P1.1', skeptical], ['P1.2', skeptical]), ...advance });
     q = judged(reply(q, '1. Still unknown. GUESS'), { ...points(['P2.1', { triage: 'anchor-shift', reason: 'asks whether a cache is needed' }]), ...advance });
     q = judged(q, points(['P1.1', tradeoff], ['P1.2', tradeoff]));
     const inc = step(q, 'synthesize', recommendation);
-    expect(summaryOf(inc).warnings).toEqual([expect.stringMatching(/^inconclusive: nothing was agreed or dismissed; to unblock: P1\.1: settle "speed against simplicity"; P1\.2: .*; P2\.1: /)]);
-    expect(ids(summaryOf(inc).unresolved)).toEqual(['P1.1', 'P1.2', 'P2.1']);
+    expect(briefOf(inc).warnings).toEqual(['inconclusive: nothing was agreed or ruled out; what would settle each open claim is under open']);
+    expect(briefOf(inc).open).toEqual(['Redis supports persistence. docs say RDB snapshots. — open: speed against simplicity', 'Memcached is simpler to operate. — open: speed against simplicity']);
+    expect(reportOf(inc)).toMatch(/## UNRESOLVED \(3\)[\s\S]*P1\.1[\s\S]*P1\.2[\s\S]*P2\.1/);
     expect(reportOf(inc)).toContain('Inconclusive');
   });
 });
@@ -93,18 +95,18 @@ describe('arbitration', () => {
     const a = step(s, 'arbitration_record', { items: [{ ref: 'P1.1', flagged: true, note: 'value claim, thin reason' }] });
     expect(a.arbitration).toMatchObject({ flaggedRatio: 1, warning: true });
     expect(reportOf(step(a, 'synthesize', recommendation))).toContain('Warning');
-    expect(summaryOf(step(a, 'synthesize', recommendation)).warnings).toEqual(['the arbiter flagged 100% of the items: treat this result with caution']);
+    expect(briefOf(step(a, 'synthesize', recommendation)).warnings).toEqual(['a fresh reviewer flagged 100% of the placements: treat this result with caution']);
   });
 
   it('keeps the per-item notes and the remarks, and rebuilds a report built before it', () => {
     const synthesized = step(finished(), 'synthesize', recommendation);
-    expect(summaryOf(synthesized).arbiter).toBeUndefined();
+    expect(briefOf(synthesized).reviewer).toBeUndefined();
     const remarks = 'The Redis side was never argued by anyone who wanted it to win.';
     const r = apply(synthesized, 'arbitration_record', { items: [{ ref: 'P1.1', flagged: true, note: 'value claim, thin reason' }], remarks, reviewer: 'arbiter-1' });
     const a = ok(r);
     expect(r.ok && r.effects).toContain('report rebuilt with the arbitration');
     expect(a.arbitration).toMatchObject({ items: [{ ref: 'P1.1', flagged: true, note: 'value claim, thin reason' }], remarks, reviewer: 'arbiter-1' });
-    expect(summaryOf(a).arbiter).toEqual(['flagged 1 of 1', 'P1.1: value claim, thin reason', `remarks: ${remarks}`]);
+    expect(briefOf(a).reviewer).toEqual(['a fresh reviewer flagged 1 of 1 placements', 'flagged "Redis supports persistence. docs say RDB snapshots.": value claim, thin reason', remarks]);
     for (const part of ['value claim, thin reason', 'The Redis side was never argued', recommendation.recommendation]) expect(reportOf(a)).toContain(part);
     expect(nextLegalMoves(a).map((m) => m.move)).not.toContain('delib_arbitrate');
   });

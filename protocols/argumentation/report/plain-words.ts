@@ -1,0 +1,70 @@
+import type { DeliberationState } from '../../../schemas/argumentation.js';
+import { withoutFences } from '../../markdown-blocks.js';
+import { findPoint, sentences } from '../core/queries.js';
+
+/**
+ * Text for the user, who never saw the record: no point, fact or challenge ids, no reply labels, no
+ * absolute paths (a scratch file is named by its file name), no parley URIs or deliberation ids, and
+ * never a sentence cut in the middle. Only ids this deliberation has are rewritten, so "F1 score" or a
+ * "C2" in someone's code stays as written.
+ */
+
+const ID = String.raw`(?:P\d+\.\d+|[FC]\d+)`;
+const RANGE = String.raw`${ID}(?:\s*[–-]\s*${ID})?`;
+// "(P1.2)", "(see F9, F10)", "(F9-F11; node:22-alpine has libstdc++, F11)" keeps only its words.
+const CITATION = new RegExp(String.raw`\s*\((?:(?:see|per|cf\.?|from|as in|by|in)\s+)?${RANGE}(?:\s*(?:,|;|and|&)\s*${RANGE})*\)`, 'g');
+const RANGE_ONLY = new RegExp(String.raw`\b(${ID})\s*[–-]\s*(${ID})\b`, 'g');
+const ANY_ID = new RegExp(String.raw`\b${ID}\b(?![.\d]*\d)`, 'g');
+const LABEL_START = /^\s*(?:\*\*)?(?:EVIDENCE|INFERENCE|GUESS)(?:\*\*)?(?:\s*[:.—–-]\s*|,\s*(?=(?:per|from|based|reading)\b))/i;
+const LABEL_INLINE = /\s*\((?:EVIDENCE|INFERENCE|GUESS)\)|\b(?:EVIDENCE|INFERENCE|GUESS):\s*|\s+\b(?:EVIDENCE|INFERENCE|GUESS)\.?$/g;
+const VERSION_START = /^\s*\(?(?:new,\s*)?(?:Replaces|Corrects|Refines|Extends|Narrows|(?:a\s+)?narrower version of)\s+P\d+\.\d+\)?\s*[:,—–-]?\s*/i;
+const POINT_NUMBER = /\s*\((?:see\s+)?(?:point|item)s?\s+\d+(?:\s*(?:,|and|-)\s*\d+)*\)/gi;
+// An absolute path (not a URL's): /tmp/codex-scratch-x/overflow.js -> overflow.js.
+const ABS_PATH = /(?<![\w.:/~-])(?:~|\/)(?:[\w.@+-]+\/)+([\w.@+-]+)/g;
+const PARLEY_URI = /parley:\/\/\S+/g;
+const DELIBERATION_ID = /\bd-\d{8}-\d{6}-[0-9a-f]{6}\b/g;
+const BOLD = /\*\*(.+?)\*\*/g;
+
+function idWords(state: DeliberationState, id: string): string | undefined {
+  if (/^P/.test(id)) return findPoint(state, id) ? 'an earlier point' : undefined;
+  if (/^C/.test(id)) return state.challenges.some((c) => c.id === id) ? 'an objection' : undefined;
+  const fact = state.ledger.find((f) => f.id === id);
+  if (!fact) return undefined;
+  return fact.tag === 'user' ? "the user's constraint" : fact.tag === 'verified' ? 'a verified fact' : 'a fact';
+}
+
+const known = (state: DeliberationState, ids: string[]) => ids.every((id) => idWords(state, id));
+
+/** The text in plain words: one line, ids, labels, paths and markup out. */
+export function plainWords(state: DeliberationState, text: string): string {
+  let out = withoutFences(text).replace(/\s+/g, ' ').trim();
+  out = out.replace(LABEL_START, '').replace(VERSION_START, '').replace(LABEL_START, '').replace(LABEL_INLINE, ' ').replace(BOLD, '$1');
+  out = out.replace(CITATION, (m) => (known(state, m.match(new RegExp(ID, 'g')) ?? []) ? '' : m)).replace(POINT_NUMBER, '');
+  out = out.replace(RANGE_ONLY, (m, a: string, b: string) => (known(state, [a, b]) ? (a.startsWith('F') ? 'facts' : 'earlier points') : m));
+  out = out.replace(ANY_ID, (id) => idWords(state, id) ?? id);
+  out = out.replace(PARLEY_URI, 'the record').replace(DELIBERATION_ID, 'this deliberation').replace(ABS_PATH, '$1');
+  return out.replace(/\s+([,.;:])/g, '$1').replace(/\s{2,}/g, ' ').trim();
+}
+
+/** A first sentence longer than this is cut at a clause and says where the rest is. */
+const RUN_ON = 700;
+
+/**
+ * Whole sentences, as many as fit in `max` characters (the first whole unless it runs on past RUN_ON):
+ * a gist that never stops mid-sentence without saying so.
+ */
+export function wholeSentenceGist(text: string, max: number): string {
+  const [first = '', ...rest] = sentences(text);
+  let out = first.length > RUN_ON ? runOnCut(first) : first;
+  for (const s of rest) {
+    if (out.length + 1 + s.length > max) break;
+    out += ` ${s}`;
+  }
+  return out;
+}
+
+function runOnCut(sentence: string): string {
+  const head = sentence.slice(0, RUN_ON);
+  const clause = Math.max(head.lastIndexOf('; '), head.lastIndexOf(', '), head.lastIndexOf(': '));
+  return `${head.slice(0, clause > RUN_ON / 2 ? clause : head.lastIndexOf(' ')).trim()} (the rest is in the full record)`;
+}
