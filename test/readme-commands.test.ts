@@ -39,7 +39,7 @@ const COVERAGE: Record<string, string> = {
   'node plugin/parley-server.mjs demo': 'test/cli/demo.test.ts runs `parley demo` as written in an empty folder, through dist/cli/main.js (the sources the bundle is built from), with the real codex binary',
   'parley demo --serve --port 8700': 'not verbatim: port 8700 may be taken; test/cli/demo.test.ts runs `parley demo --serve` on a free port and a real `parley debate` against it, and `--port` on a port in use',
   'npm ci && npm start --silent': 'the `npm start --silent` half is run here as written; `npm ci` is not (it would reinstall the tree under test): the CI script (.ci/run) runs it',
-  'apt-get update && apt-get install -y chromium && npm ci && npm test': 'not run by a test: it is the CI job itself (.ci/run installs .ci/apt-packages, then runs npm ci and npm test) and needs root',
+  'apt-get update && apt-get install -y chromium slurm-wlm munge && npm ci && npm test': 'not run by a test: it is the CI job itself (.ci/run installs .ci/apt-packages, then runs npm ci and npm test) and needs root',
   'claude mcp add parley -- node /path/to/parley/plugin/parley-server.mjs': 'test/plugin/plugin.test.ts (read from the README, then `claude mcp list` shows it Connected)',
   'claude mcp list': 'test/plugin/plugin.test.ts',
   'codex mcp add parley -- node /path/to/parley/plugin/parley-server.mjs': 'test/plugin/plugin.test.ts (read from the README, then `codex mcp list --json`)',
