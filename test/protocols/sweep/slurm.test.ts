@@ -154,6 +154,8 @@ describe("README.md's Slurm array job", () => {
       const atRequeue = await progressIn(shardDir, shardPlans);
       expect((await cluster.job(task))[0]?.JobState, 'the second attempt began before the first was counted').toBe('PENDING');
       expect(atRequeue.done.length, 'the shard finished before the requeue: the demo model must answer more slowly').toBeLessThan(shardPlans.length);
+      // While the task waits to run again: the one-process sweep's summary, to compare with the merge job's.
+      const summarized = execa('parley', ['sweep', 'summarize', 'results', '--by', 'pairing,anonymise'], { cwd: one, env, reject: false });
 
       const merged = await waitFor('the merge job to end', async () => {
         const [job] = await cluster!.job(mergeId!);
@@ -209,8 +211,8 @@ describe("README.md's Slurm array job", () => {
 
       // The merge job's merge and summary equal the one-process sweep's.
       expect(mergeLog).toMatch(new RegExp(`merged ${SHARDS} folder\\(s\\) into \\S+: ${RUNS}/${RUNS} runs finished\\n`));
-      const summarized = await execa('parley', ['sweep', 'summarize', 'results', '--by', 'pairing,anonymise'], { cwd: one, env, reject: false });
-      expect(summarized.exitCode, summarized.stderr).toBe(0);
+      const summary = await summarized;
+      expect(summary.exitCode, summary.stderr).toBe(0);
       const json = async (path: string) => JSON.parse(await readFile(path, 'utf8')) as Record<string, unknown>;
       const manifest = await json(join(work, 'results', 'all', 'sweep.json'));
       const oneManifest = await json(join(one, 'results', 'sweep.json'));
