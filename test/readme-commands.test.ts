@@ -32,13 +32,14 @@ async function readmeShellCommands(): Promise<string[]> {
 }
 
 const HERE = 'run as written in this file';
+const SLURM = "test/protocols/sweep/slurm.test.ts: sweep.sbatch, merge.sbatch and the sbatch lines, read from the README, run as written on a single-node Slurm (the sweep file's models are parley's demo model)";
 /** Each README command and which test runs it, or why none runs it verbatim. */
 const COVERAGE: Record<string, string> = {
   'npm ci': 'not run by a test: it would reinstall the tree under test; the CI script (.ci/run) runs it',
   'node plugin/parley-server.mjs demo': 'test/cli/demo.test.ts runs `parley demo` as written in an empty folder, through dist/cli/main.js (the sources the bundle is built from), with the real codex binary',
   'parley demo --serve --port 8700': 'not verbatim: port 8700 may be taken; test/cli/demo.test.ts runs `parley demo --serve` on a free port and a real `parley debate` against it, and `--port` on a port in use',
   'npm ci && npm start --silent': 'the `npm start --silent` half is run here as written; `npm ci` is not (it would reinstall the tree under test): the CI script (.ci/run) runs it',
-  'apt-get update && apt-get install -y chromium && npm ci && npm test': 'not run by a test: it is the CI job itself (.ci/run installs .ci/apt-packages, then runs npm ci and npm test) and needs root',
+  'apt-get update && apt-get install -y chromium slurm-wlm munge && npm ci && npm test': 'not run by a test: it is the CI job itself (.ci/run installs .ci/apt-packages, then runs npm ci and npm test) and needs root',
   'claude mcp add parley -- node /path/to/parley/plugin/parley-server.mjs': 'test/plugin/plugin.test.ts (read from the README, then `claude mcp list` shows it Connected)',
   'claude mcp list': 'test/plugin/plugin.test.ts',
   'codex mcp add parley -- node /path/to/parley/plugin/parley-server.mjs': 'test/plugin/plugin.test.ts (read from the README, then `codex mcp list --json`)',
@@ -50,10 +51,12 @@ const COVERAGE: Record<string, string> = {
   'parley sweep capitulation.yaml --out results/ --concurrency 8': 'not verbatim: the README sweep file names hosted models; test/protocols/sweep/cli.test.ts runs `parley sweep` on sweep files with scripted models',
   'parley sweep summarize results/ --by pairing,anonymise': 'not verbatim: needs a finished sweep; test/protocols/sweep/cli.test.ts runs `sweep summarize --by`',
   'parley sweep summarize results/ --compare pairing=gpt-vs-claude,claude-vs-gpt': 'not verbatim: needs a finished sweep; test/protocols/sweep/statistics.test.ts runs `sweep summarize --compare`',
-  'parley sweep capitulation.yaml --concurrency 4 --shard "${SLURM_ARRAY_TASK_ID}/${SLURM_ARRAY_TASK_COUNT}" --out "results/shard-${SLURM_ARRAY_TASK_ID}"':
-    'not verbatim: a Slurm job with hosted models; test/protocols/sweep/cli.test.ts and shards.test.ts run `--shard i/n`',
-  'parley sweep merge results/shard-* --out results/all': 'not verbatim: needs finished shards; test/protocols/sweep/cli.test.ts runs `sweep merge`',
-  'parley sweep summarize results/all --by pairing,anonymise': 'not verbatim: needs a merged sweep; test/protocols/sweep/cli.test.ts runs `sweep summarize --by`',
+  'exec parley sweep capitulation.yaml --concurrency 4 --shard "${SLURM_ARRAY_TASK_ID}/${SLURM_ARRAY_TASK_COUNT}" --out "results/shard-${SLURM_ARRAY_TASK_ID}"': SLURM,
+  'set -e': SLURM,
+  'parley sweep merge results/shard-* --out results/all': SLURM,
+  'parley sweep summarize results/all --by pairing,anonymise': SLURM,
+  'jobid=$(sbatch --parsable sweep.sbatch)': SLURM,
+  'sbatch --dependency=afterok:"$jobid" merge.sbatch': SLURM,
   'parley report run.json --html run.html': HERE,
   'parley report debate.json': HERE,
   'parley report a.json b.json c.json --compare --html compare.html': HERE,

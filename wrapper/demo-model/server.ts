@@ -6,6 +6,7 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { replyText, type ChatMessage } from './respond.js';
 
 export interface DemoModel {
@@ -15,6 +16,15 @@ export interface DemoModel {
   /** How many requests it has answered. */
   served(): number;
   close(): Promise<void>;
+}
+
+export interface DemoModelOptions {
+  /** Default: a free port. */
+  port?: number;
+  /** How long it takes to answer a call, as a remote model would (default 0). */
+  latencyMs?: number;
+  /** Told of every model call as it arrives, before it is answered: the model and the sampling seed it was asked for. */
+  onCall?: (call: { model: string; seed?: number }) => void;
 }
 
 /** The model names it lists; any other name is answered the same way. */
@@ -64,7 +74,7 @@ function contentText(content: unknown): string {
 
 const tokens = (text: string) => Math.max(1, Math.ceil(text.length / 4));
 
-export async function startDemoModel(options: { port?: number } = {}): Promise<DemoModel> {
+export async function startDemoModel(options: DemoModelOptions = {}): Promise<DemoModel> {
   let served = 0;
   const server = createServer((req, res) => {
     void route(req, res).catch((error: unknown) => {
@@ -80,8 +90,12 @@ export async function startDemoModel(options: { port?: number } = {}): Promise<D
       sendJson(res, { object: 'list', data: DEMO_MODELS.map((id) => ({ id, object: 'model', created: 0, owned_by: 'parley-demo' })) });
       return;
     }
-    if (req.method === 'POST' && path === '/v1/chat/completions') return chat(await readJson(req), res);
-    if (req.method === 'POST' && path === '/v1/responses') return responses(await readJson(req), res);
+    if (req.method === 'POST' && (path === '/v1/chat/completions' || path === '/v1/responses')) {
+      const body = await readJson(req);
+      options.onCall?.({ model: String(body.model ?? 'demo'), ...(typeof body.seed === 'number' && { seed: body.seed }) });
+      if (options.latencyMs) await sleep(options.latencyMs);
+      return path === '/v1/responses' ? responses(body, res) : chat(body, res);
+    }
     throw new HttpError(404, `parley demo model: no route ${req.method} ${path || '/'} (it serves /v1/models, /v1/chat/completions and /v1/responses)`);
   }
 
