@@ -6,8 +6,9 @@
  *   node --import tsx scripts/real-minds/mcp-session.ts --dir <folder> [--env <env.json>] [--server <cli.js>]
  *
  * The server gets this process's environment plus env.json (default: <dir>/env.json if present, as
- * relay-responses.ts writes it). Every call is appended to <dir>/calls.jsonl; the server's stderr
- * goes to <dir>/server.stderr.log. --server runs another build than this repository's dist.
+ * relay-responses.ts writes it). Every call is appended to <dir>/calls.jsonl (its cost) and to
+ * <dir>/transcript.jsonl (its arguments and what the model was shown); the server's stderr goes to
+ * <dir>/server.stderr.log. --server runs another build than this repository's dist.
  */
 import { appendFileSync, existsSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type Socket } from 'node:net';
@@ -72,6 +73,7 @@ async function serve(request: SessionRequest, send: (reply: SessionReply) => voi
   }
   const record: CallRecord = { i: ++calls, tool, argsBytes: Buffer.byteLength(JSON.stringify(args)), resultBytes: Buffer.byteLength(text), isError, ms: Date.now() - started };
   appendFileSync(logFile, `${JSON.stringify(record)}\n`);
+  appendFileSync(join(dir, 'transcript.jsonl'), `${JSON.stringify({ i: record.i, tool, args, text })}\n`);
   send({ kind: 'result', text, isError });
 }
 

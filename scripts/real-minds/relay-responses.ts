@@ -10,9 +10,11 @@
  * <dir>/env.json gets the environment a parley server needs to consult through the real codex binary.
  */
 import { existsSync, readdirSync } from 'node:fs';
-import { readFile, writeFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { join } from 'node:path';
+import { nodeFs } from '../../state/fs-seam.js';
+import { writeFileAtomic } from '../../state/atomic-write.js';
 import { makeCodexHome } from '../../test/doubles/codex-home.js';
 import { listenOnLoopback, readBody, sleepUnlessClosed } from '../../test/doubles/http-helpers.js';
 import { startScriptedResponses, type RequestBody } from '../../test/doubles/scripted-responses.js';
@@ -24,6 +26,8 @@ const WAIT_MS = 30 * 60_000;
 const REPLY_FIELD = 'x_real_minds_reply';
 
 const { dir } = cliArgs();
+/** A mind polling for prompt files never reads half of one (nor the relay's env.json). */
+const writeFile = (path: string, text: string) => writeFileAtomic(nodeFs, path, text);
 const inner = await startScriptedResponses(({ body }) => ({ text: String(body?.[REPLY_FIELD] ?? '') }));
 let turns = Math.max(0, ...readdirSync(dir).map((name) => Number(/^(\d+)\.prompt\.md$/.exec(name)?.[1] ?? 0)));
 
