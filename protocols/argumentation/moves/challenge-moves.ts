@@ -1,13 +1,14 @@
 import { z } from 'zod';
 import type { Challenge, DeliberationState } from '../../../schemas/argumentation.js';
-import { AgreedFields, blockedRule, evidenceGate, isRefusal, substantive } from './gates.js';
+import { AgreedFieldsPlain, blockedRule, evidenceGate, isRefusal, substantive } from './gates.js';
 import { appendFact, placeAgreed, placeDismissed, placeUnresolved, recordPosition, surfaceQuestion } from '../core/mutations.js';
 import { DEADLOCK_ROUNDS, findChallenge, iterationCap } from '../core/queries.js';
 import { accept, draft, refuse, requireActive, requireNotQuick, type MoveContext, type MoveResult } from './result.js';
 
 
+// Judged beside the point items, whose AgreedFields describe these fields once.
 export const ChallengeResolveInput = z.object({
-  ...AgreedFields,
+  ...AgreedFieldsPlain,
   challengeId: z.string(),
   verdict: z.enum(['accepted', 'rebutted', 'rejected', 'deadlock']).describe('rebutted: SKEPTICAL only'),
   reason: z.string(),

@@ -15,6 +15,16 @@ export const AgreedFields = {
   rerun: z.string().optional().describe("you re-ran Codex's EVIDENCE command: what you saw"),
 };
 
+/** The same fields undescribed, where a second copy in one tool would only repeat the first (tools/list is paid per turn). */
+export const AgreedFieldsPlain = {
+  claimType: ClaimType.optional(),
+  evidenceType: EvidenceType.optional(),
+  evidence: z.string().optional(),
+  premises: z.array(z.string()).optional(),
+  reason: z.string().optional(),
+  rerun: z.string().optional(),
+};
+
 export interface AgreedInput {
   claimType?: ClaimType;
   evidenceType?: EvidenceType;
