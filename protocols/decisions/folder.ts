@@ -1,5 +1,6 @@
 import { join, relative } from 'node:path';
 import { UserFacingError } from '../../schemas/user-facing-error.js';
+import { visibleControls } from '../../schemas/visible-controls.js';
 import {
   ADR_DIR_FILE,
   CONVENTIONAL_FOLDERS,
@@ -72,6 +73,8 @@ export interface WrittenRecord {
   /** Relative to the repository's root. */
   file: string;
   number: string;
+  /** False when the deliberation's record was already there (nothing was written). */
+  written: boolean;
   /** The old records now marked superseded by it. */
   superseded: string[];
   /** What was left as it was, and why (a status the user set by hand, a record already written). */
@@ -90,10 +93,11 @@ export async function writeDecisionRecord(cwd: string, input: { markdown: string
   const old = [...new Map((input.supersedes ?? []).map((number) => findRecord(found, number)).map((r) => [r.id, r])).values()];
   const notes: string[] = [];
   const earlier = found.records.find((r) => r.deliberation === input.deliberationId);
-  if (earlier) return { file: rel(earlier.file), number: earlier.id, superseded: [], notes: [`deliberation ${input.deliberationId} is already recorded as ${rel(earlier.file)}: nothing written (edit that file to change it)`] };
+  if (earlier) return { file: rel(earlier.file), number: earlier.id, written: false, superseded: [], notes: [`deliberation ${input.deliberationId} is already recorded as ${rel(earlier.file)}: nothing written (edit that file to change it)`] };
   if (input.folder !== undefined) notes.push(...(await remembered(found)));
 
-  const text = withSupersedes(input.markdown, old);
+  // A model's words reach the file: control characters are written as escapes, as in every report.
+  const text = visibleControls(withSupersedes(input.markdown, old));
   const title = headingTitle(input.markdown) ?? 'decision';
   let number = nextNumber(found.records);
   let file = '';
@@ -117,7 +121,7 @@ export async function writeDecisionRecord(cwd: string, input: { markdown: string
     else if (await replaceIfUnchanged(join(found.dir, record.file), before, outcome.text)) superseded.push(record.id);
     else notes.push(`ADR-${record.id} (${record.file}) changed on disk while parley wrote ADR-${recordId(number)}: left as it is; mark it superseded by hand`);
   }
-  return { file: rel(file), number: recordId(number), superseded, notes };
+  return { file: rel(file), number: recordId(number), written: true, superseded, notes };
 }
 
 /** A folder the user named, written to `.adr-dir` when the repository would not otherwise find it. */

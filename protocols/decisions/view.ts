@@ -19,11 +19,13 @@ export const recordView = (record: DecisionRecord, folder: string) => ({
   title: record.title,
   ...(record.date ? { date: record.date } : {}),
   status: statusText(record),
+  ...(record.supersedes.length ? { supersedes: record.supersedes } : {}),
   file: `${folder}/${record.file}`,
 });
 
-/** `0017  Stream domain events through Kafka  (2022-09-14, accepted)` */
-export const recordLine = (record: DecisionRecord): string => `${record.id}  ${record.title}  (${[record.date, statusText(record)].filter(Boolean).join(', ')})`;
+/** `0017  Stream domain events through Kafka  (2022-09-14, accepted, supersedes 0005)` */
+export const recordLine = (record: DecisionRecord): string =>
+  `${record.id}  ${record.title}  (${[record.date, statusText(record), record.supersedes.length ? `supersedes ${record.supersedes.join(', ')}` : ''].filter(Boolean).join(', ')})`;
 
 /** Standing records that may contradict, each pair named once. */
 export const conflictLines = (search: Pick<DecisionSearch, 'conflicts'>): string[] =>

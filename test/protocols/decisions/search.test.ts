@@ -71,7 +71,7 @@ describe('decision search over a folder of 35 records', () => {
   it('a search shows which record stands: a superseded one names its successor', () => {
     const search = index.search('Should sessions move back from cookies to a server-side store like Redis?');
     expect(searchLines(search, 'q', { folder: 'docs/adr', records })).toEqual([
-      '0031  Keep sessions in signed, encrypted cookies  (2024-01-15, accepted)',
+      '0031  Keep sessions in signed, encrypted cookies  (2024-01-15, accepted, supersedes 0007)',
       '0007  Keep user sessions in Redis  (2021-08-12, superseded by 0031)',
     ]);
   });
