@@ -44,7 +44,7 @@ export async function openDecisionFolder(cwd: string, named?: string): Promise<D
 export async function requireDecisionFolder(cwd: string, named?: string): Promise<DecisionFolder> {
   const found = await openDecisionFolder(cwd, named);
   if (found) return found;
-  throw new UserFacingError(`no decision folder in ${await repositoryRoot(cwd)} (looked for ${looked}): run inside the repository, or name the folder`, { code: 'no-decision-folder' });
+  throw new UserFacingError(`no decision folder in ${await repositoryRoot(cwd)} (looked for ${looked}): run inside the repository, or name the folder (parley decisions --dir)`, { code: 'no-decision-folder' });
 }
 
 /** The records related to a question, or undefined when the repository keeps none. */
