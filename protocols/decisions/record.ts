@@ -68,9 +68,12 @@ function frontMatter(lines: string[]): FrontMatter {
   return { fields, end: close + 1 };
 }
 
+const labelPattern = (label: string) => new RegExp(`^\\s*(?:[*-]\\s+)?(?:\\*\\*)?${label}(?:\\*\\*)?\\s*:(?:\\*\\*)?\\s*(.+)$`, 'i');
+const LABELS = { status: labelPattern('status'), date: labelPattern('date') };
+
 /** "* Status: accepted", "- Date: 2021-03-18", "Date: 2021-03-04": a labelled line of the body. */
-function labelled(lines: string[], from: number, label: string): { value: string; line: number } | undefined {
-  const pattern = new RegExp(`^\\s*(?:[*-]\\s+)?(?:\\*\\*)?${label}(?:\\*\\*)?\\s*:(?:\\*\\*)?\\s*(.+)$`, 'i');
+function labelled(lines: string[], from: number, label: keyof typeof LABELS): { value: string; line: number } | undefined {
+  const pattern = LABELS[label];
   for (let i = from; i < lines.length; i++) {
     const match = pattern.exec(lines[i] ?? '');
     if (match?.[1]) return { value: match[1].trim(), line: i };

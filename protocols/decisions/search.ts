@@ -46,12 +46,17 @@ export interface DecisionIndex {
 export function indexDecisions(records: DecisionRecord[]): DecisionIndex {
   const index = new MiniSearch<{ key: number; title: string; body: string }>({ idField: 'key', fields: ['title', 'body'], tokenize: words, processTerm: termOf, searchOptions: { boost: { title: 2 } } });
   index.addAll(records.map((record, key) => ({ key, title: record.title, body: record.body })));
+  // How many records hold a term: asked of the index itself, for the question's few terms only.
   const documentFrequency = new Map<string, number>();
-  for (const record of records) for (const term of termsOf(`${record.title}\n${record.body}`)) documentFrequency.set(term, (documentFrequency.get(term) ?? 0) + 1);
+  const df = (term: string): number => {
+    let count = documentFrequency.get(term);
+    if (count === undefined) documentFrequency.set(term, (count = index.search(term, { processTerm: (t) => t, prefix: false, fuzzy: false }).length));
+    return count;
+  };
   // BM25's inverse document frequency, as MiniSearch computes it; a term no record has weighs as the rarest one a record has.
   const idf = (term: string) => {
-    const df = Math.max(1, documentFrequency.get(term) ?? 0);
-    return Math.log(1 + (records.length - df + 0.5) / (df + 0.5));
+    const n = Math.max(1, df(term));
+    return Math.log(1 + (records.length - n + 0.5) / (n + 0.5));
   };
 
   return {

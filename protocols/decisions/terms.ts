@@ -21,12 +21,20 @@ const STOP_WORDS = new Set(
   `.split(/\s+/).filter(Boolean),
 );
 
+// A folder's vocabulary is a few thousand words, each seen hundreds of times: each is stemmed once.
+const known = new Map<string, string | null>();
+const MAX_KNOWN = 100_000;
+
 /** A word's term, or nothing for a stop word, a bare number or a single letter. */
 export function termOf(word: string): string | null {
+  const seen = known.get(word);
+  if (seen !== undefined) return seen;
   const lower = word.toLowerCase();
-  if (lower.length < 2 || STOP_WORDS.has(lower) || /^\d+$/.test(lower)) return null;
-  const stemmed = stem(lower);
-  return STOP_WORDS.has(stemmed) ? null : stemmed;
+  const stemmed = lower.length < 2 || STOP_WORDS.has(lower) || /^\d+$/.test(lower) ? null : stem(lower);
+  const term = stemmed === null || STOP_WORDS.has(stemmed) ? null : stemmed;
+  if (known.size >= MAX_KNOWN) known.clear();
+  known.set(word, term);
+  return term;
 }
 
 /** Words are runs of letters and digits (so "row-level" is two words and "tenant's" is "tenant" and "s"). */
