@@ -60,6 +60,20 @@ describe('decision records through MCP', () => {
     expect(codex.calls[0]?.prompt).not.toMatch(/Keep user sessions in Redis|0007|Keycloak/);
   });
 
+  it('as SKILL.md says: started without a consult, a related record the orchestrator judges relevant reaches Codex as a verified ledger fact, quoted', async () => {
+    await folderOf2022();
+    const codex = fakeCodex(() => REPLY);
+    harness = await startHarness({ cwd: repo, runCodex: codex.run });
+    const start = await harness.ok('delib_start', { question: QUESTION, consult: false });
+    const record = start.related.find((r: { number: string }) => r.number === '0007');
+    const fact = `${record.file} (accepted ${record.date}) chose Redis for sessions: reads on every request answered in under a millisecond`;
+    const judged = await harness.ok('delib_judge', { deliberationId: start.deliberationId, ledger: [{ action: 'add', text: fact, tag: 'verified', reference: `${record.file}:22 "Chosen option: \"Redis\""` }], consult: false });
+    expect(judged.refused).toBeUndefined();
+    await harness.ok('delib_consult', { deliberationId: start.deliberationId });
+    expect(codex.calls).toHaveLength(1);
+    expect(codex.calls[0]?.prompt).toContain(fact);
+  });
+
   it('adds nothing when nothing is related or the repository keeps no records, and says why a folder it cannot read was not searched', async () => {
     await folderOf2022();
     harness = await startHarness({ cwd: repo });
