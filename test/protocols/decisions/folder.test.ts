@@ -57,6 +57,14 @@ describe('a decision folder in the repository', () => {
     expect(await read('docs/adr/0031-keep-sessions-in-signed-encrypted-cookies.md')).toContain('status: accepted');
   });
 
+  it('writes a model\'s control characters as escapes, as every report does', async () => {
+    await withFixture();
+    const written = await writeDecisionRecord(repo, { markdown: MARKDOWN('Use NATS\u001b]0;owned\u0007 now'), deliberationId: 'd-7' });
+    const text = await read(written.file);
+    expect(text).toContain('# Use NATS\\u001b]0;owned\\u0007 now');
+    expect(text).not.toMatch(/[\u0000-\u0008\u001b]/);
+  });
+
   it('leaves a record whose status the user set to something else, and says so', async () => {
     await withFixture();
     const deprecated = await read('docs/adr/0035-format-dates-with-moment-js.md');

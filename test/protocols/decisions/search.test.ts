@@ -86,6 +86,17 @@ describe('decision search over a folder of 35 records', () => {
     expect(index.search('Which message broker should process our background work?').conflicts).toEqual([]);
   });
 
+  it('two standing records are no contradiction when one says it supersedes the other, though the old status was never changed', () => {
+    const record = (file: string, title: string, extra = '') =>
+      parseDecisionRecord(file, `---\nstatus: accepted\n---\n\n# ${title}\n${extra}\n## Context and Problem Statement\n\nWhere should user sessions live between requests?\n`);
+    const redis = record('0001-keep-sessions-in-redis.md', 'Keep sessions in Redis');
+    const cookies = record('0002-keep-sessions-in-cookies.md', 'Keep sessions in cookies', '\nSupersedes [ADR-0001](0001-keep-sessions-in-redis.md).\n');
+    const unlinked = record('0002-keep-sessions-in-cookies.md', 'Keep sessions in cookies');
+    const question = 'Where should user sessions live: Redis or cookies?';
+    expect(indexDecisions([redis, cookies].filter((r) => r !== undefined)).search(question).conflicts).toEqual([]);
+    expect(indexDecisions([redis, unlinked].filter((r) => r !== undefined)).search(question).conflicts).toEqual([['0001', '0002']]);
+  });
+
   it('says plainly when nothing is related', () => {
     const question = 'What colour should we paint the office kitchen?';
     expect(searchLines(index.search(question), question, { folder: 'docs/adr', records })).toEqual([`No decision record in docs/adr is related to "${question}" (35 searched).`]);
