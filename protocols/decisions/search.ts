@@ -9,12 +9,12 @@ import { termOf, termsOf, words } from './terms.js';
  *
  * - it contains at least two of the question's terms (its only term, for a one-term question): one
  *   shared word is a coincidence;
- * - its relevance is at least MIN_RELEVANCE: the record's BM25 score divided by the most the question
- *   can weigh (the sum of its terms' inverse document frequencies, a term no record has counting as
- *   the rarest). A term mentioned once in a record's text scores about 1.5 times its weight and one
- *   in its title about 3 times, so 1 is two thirds of the question's weight mentioned once, or a
- *   third of it in the title. It does not grow with the question's length or the folder's size,
- *   which a raw BM25 score does; and a question whose specific words no record has (its subject is
+ * - its relevance is at least MIN_RELEVANCE: the record's BM25 score divided by the question's
+ *   weight, the sum of its terms' inverse document frequencies (a term no record has weighs as the
+ *   rarest one a record has). A term mentioned once in a record's text scores about 1.5 times its
+ *   weight and one in its title about 3 times, so 1 is two thirds of the question's weight mentioned
+ *   once, or a third of it in the title. Unlike a raw BM25 score it does not grow with the question's
+ *   length or the folder's size; and a question whose specific words no record has (its subject is
  *   elsewhere) stays below it even when its common words ("data", "team") are everywhere.
  *
  * Stop words and the templates' own headings are no terms (terms.ts).

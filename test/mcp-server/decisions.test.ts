@@ -67,7 +67,7 @@ describe('decision records through MCP', () => {
     const start = await harness.ok('delib_start', { question: QUESTION, consult: false });
     const record = start.related.find((r: { number: string }) => r.number === '0007');
     const fact = `${record.file} (accepted ${record.date}) chose Redis for sessions: reads on every request answered in under a millisecond`;
-    const judged = await harness.ok('delib_judge', { deliberationId: start.deliberationId, ledger: [{ action: 'add', text: fact, tag: 'verified', reference: `${record.file}:22 "Chosen option: \"Redis\""` }], consult: false });
+    const judged = await harness.ok('delib_judge', { deliberationId: start.deliberationId, ledger: [{ action: 'add', text: fact, tag: 'verified', reference: `${record.file}:22 "Chosen option: Redis"` }], consult: false });
     expect(judged.refused).toBeUndefined();
     await harness.ok('delib_consult', { deliberationId: start.deliberationId });
     expect(codex.calls).toHaveLength(1);

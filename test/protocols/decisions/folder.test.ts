@@ -62,7 +62,7 @@ describe('a decision folder in the repository', () => {
     const written = await writeDecisionRecord(repo, { markdown: MARKDOWN('Use NATS\u001b]0;owned\u0007 now'), deliberationId: 'd-7' });
     const text = await read(written.file);
     expect(text).toContain('# Use NATS\\u001b]0;owned\\u0007 now');
-    expect(text).not.toMatch(/[\u0000-\u0008\u001b]/);
+    expect([...text].filter((c) => c < ' ' && c !== '\n')).toEqual([]);
   });
 
   it('leaves a record whose status the user set to something else, and says so', async () => {
