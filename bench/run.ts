@@ -13,6 +13,7 @@ const benches: Bench[] = [
   { name: 'debate rounds', run: async () => (await import('./debate.js')).benchDebate() },
   { name: 'sweep throughput', run: async () => (await import('./sweep.js')).benchSweep() },
   { name: 'reply reading corpus', run: async () => (await import('./reading.js')).benchReading() },
+  { name: 'decisions: search over 1,000 decision records', run: async () => (await import('./decisions.js')).benchDecisions() },
   { name: 'orchestration cost of a deliberation (standard and quick; real codex)', run: async () => (await import('./orchestration.js')).benchOrchestration() },
 ];
 

@@ -37,6 +37,7 @@ const LAZY_COMMANDS: Record<string, { load: () => Promise<void>; usage: string; 
   sweep: { load: async () => (await import('./sweep.js')).registerSweepCommand(program), usage: 'sweep <matrix>', summary: 'run a parameter sweep' },
   demo: { load: async () => (await import('./demo.js')).registerDemoCommand(program), usage: 'demo [--out DIR]', summary: 'see parley work with no keys: runs against a local demo model, with HTML reports' },
   doctor: { load: async () => (await import('./doctor.js')).registerDoctorCommand(program), usage: 'doctor', summary: 'check node, codex, claude, keys, endpoints, state folder, plugin' },
+  decisions: { load: async () => (await import('./decisions.js')).registerDecisionsCommand(program), usage: 'decisions', summary: "the repository's decision records (ADRs): list, search <words>, show <number>" },
 };
 
 // `parley help debate` asks for the debate command's help: it must be registered too.

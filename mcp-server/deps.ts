@@ -11,6 +11,8 @@ import { modelChecker, type ModelChecker } from './model-checks.js';
 /** Everything a tool needs from the outside world, made once per server. */
 export interface ServerDeps {
   home: string;
+  /** The folder the server was started in: its repository's decision records are the ones searched and written. */
+  cwd: string;
   env: NodeJS.ProcessEnv;
   clock: () => Date;
   jobs: JobManager;
@@ -24,6 +26,8 @@ export interface ServerDeps {
 
 export interface DepsOptions {
   home?: string;
+  /** Default: this process's working folder. */
+  cwd?: string;
   /** Deliberation files go here instead of <home>/deliberations. */
   deliberationsDir?: string;
   env?: NodeJS.ProcessEnv;
@@ -49,5 +53,5 @@ export function createDeps(options: DepsOptions = {}): ServerDeps {
   const runs = new RunManager({ home, jobs, protocols: options.protocols ?? {}, backendFor, clock, checkModels });
   const deliberations = new Deliberations({ env, home, dir: options.deliberationsDir, clock });
   const consults = new ConsultService({ deliberations, jobs, env, hidden: [home, deliberations.store.dir], runCodex: options.runCodex, checkModels });
-  return { home, env, clock, jobs, runs, deliberations, consults, backendFor, checkModels };
+  return { home, cwd: options.cwd ?? process.cwd(), env, clock, jobs, runs, deliberations, consults, backendFor, checkModels };
 }

@@ -3,6 +3,7 @@ import { StartInput } from '../../protocols/argumentation/index.js';
 import { defineTool, ToolRefusal } from '../tool-kit.js';
 import type { ServerDeps } from '../deps.js';
 import { ConsultOptions, consultAndWait, DelibResult, leanResult } from './delib-shared.js';
+import { relatedDecisions } from '../decisions.js';
 
 export const delibStartTool = (deps: ServerDeps) =>
   defineTool({
@@ -13,14 +14,16 @@ export const delibStartTool = (deps: ServerDeps) =>
     output: DelibResult,
     effect: 'model-call',
     async handler({ consult, ...input }, extra) {
+      // Found, never given to Codex: the orchestrator decides whether one is material.
+      const related = await relatedDecisions(deps, input.question);
       const started = await deps.deliberations.start(input);
       const deliberationId = started.state.id;
-      if (consult === false) return { deliberationId, ...leanResult(started.state, started.effects) };
+      if (consult === false) return { deliberationId, ...leanResult(started.state, started.effects), ...related };
       const asked = await consultAndWait(deps, started.state.id, consult ?? {}, extra).catch((error: unknown) => {
         // The deliberation exists even though its first consult failed: the refusal must name it.
         if (error instanceof ToolRefusal) throw new ToolRefusal(`deliberation ${started.state.id} started, but ${error.message}`, error.rule, error.legalMoves);
         throw error;
       });
-      return { deliberationId, ...asked, effects: [...started.effects, ...asked.effects] };
+      return { deliberationId, ...asked, effects: [...started.effects, ...asked.effects], ...related };
     },
   });

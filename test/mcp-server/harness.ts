@@ -28,7 +28,8 @@ export async function startHarness(options: DepsOptions = {}): Promise<Harness> 
   // A stand-in Codex (runCodex) is as ready as itself: only other models are checked as the server checks them.
   const env = options.env ?? process.env;
   const modelCheck = options.modelCheck ?? (options.runCodex ? (spec: string) => (/^codex(:|$)/.test(spec) ? Promise.resolve(undefined) : whyNotReady(spec, env)) : undefined);
-  const deps = createDeps({ ...options, home, ...(modelCheck && { modelCheck }) });
+  // A tool that writes decision records writes them where the test says, never into this repository.
+  const deps = createDeps({ ...options, home, cwd: options.cwd ?? home, ...(modelCheck && { modelCheck }) });
   const server = createServer(deps);
   const client = new Client({ name: 'parley-test', version: '0' });
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();

@@ -40,7 +40,7 @@ describe('PARLEY_TOOLS names the profile', () => {
 
 describe('a profile serves its tools, resources and instructions only', () => {
   const cases = [
-    { profile: 'argumentation', tools: DELIB, templates: /^parley:\/\/deliberations\//, instructions: /delib_judge/, not: /run_start/ },
+    { profile: 'argumentation', tools: DELIB, templates: /^parley:\/\/(deliberations|decisions)\//, instructions: /delib_judge/, not: /run_start/ },
     { profile: 'runs', tools: RUNS, templates: /^parley:\/\/runs\//, instructions: /run_start/, not: /delib_/ },
   ];
   for (const c of cases) {

@@ -1,5 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { existsSync } from 'node:fs';
+import { cp, mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
@@ -10,6 +12,9 @@ import { applyMove, FRAMINGS, replyView, startDeliberation, type MoveResult } fr
 import { UnresolvedItem, type DeliberationState } from '../../schemas/argumentation.js';
 import { DebateConfig } from '../../schemas/debate.js';
 import { DialogicConfig } from '../../schemas/dialogic.js';
+import { relatedDecisions } from '../../mcp-server/decisions.js';
+import type { ServerDeps } from '../../mcp-server/deps.js';
+import { FIXTURE_FOLDER } from '../protocols/decisions/fixture.js';
 import { keysOf, mentionedFieldNames, mentionedToolNames, readSkill, repoRoot, schemaPropertyNames, skillDocuments } from './skill-files.js';
 
 // The keys Claude Code 2.1 accepts in SKILL.md frontmatter (research/claude-code.md).
@@ -135,11 +140,26 @@ function resultKeys(): Set<string> {
   return keys;
 }
 
+/** What delib_start adds from a repository's decision records, where two standing ones may contradict. */
+async function relatedKeys(): Promise<Set<string>> {
+  const repo = await mkdtemp(path.join(tmpdir(), 'parley-skill-decisions-'));
+  try {
+    await mkdir(path.join(repo, '.git'));
+    await cp(FIXTURE_FOLDER, path.join(repo, 'docs', 'adr'), { recursive: true });
+    const added = await relatedDecisions({ cwd: repo } as ServerDeps, 'Do we need a second database engine for the catalog?');
+    expect(added.decisionConflicts).toBeDefined();
+    return keysOf(added);
+  } finally {
+    await rm(repo, { recursive: true, force: true });
+  }
+}
+
 describe('field names in SKILL.md and skill/', () => {
   it('every field a document names is in a tool input schema, a run configuration, or a result the orchestrator reads', async () => {
     const known = schemaPropertyNames(tools.map((tool) => tool.inputSchema));
     schemaPropertyNames([z.toJSONSchema(DebateConfig, { io: 'input' }), z.toJSONSchema(DialogicConfig, { io: 'input' })], known);
     resultKeys().forEach((key) => known.add(key));
+    (await relatedKeys()).forEach((key) => known.add(key));
     const unknown: string[] = [];
     let mentioned = 0;
     // skill/evals/ documents the eval file for maintainers, not the tools.
