@@ -116,15 +116,14 @@ describe('argumentation through the MCP tools alone', () => {
     const dir = join(h.home, 'deliberations');
     const file = join(dir, `${id}.report.md`);
     expect(ended.brief).toEqual({
-      question: 'Redis or Memcached for the session cache?',
       decision: 'Redis, with snapshots on',
       confidence: 'medium',
       caveats: ['One VM: no failover either way'],
       turnsOn: [
-        'Redis persists sessions across restarts. redis.conf:300 "save 3600 1" — the orchestrator checked it against a source: config/session.ts:12 "maxAge: 8h". It held up against an objection.',
-        "Memcached is simpler to run on one small VM. — a judgment on the user's priorities: one small VM favours the simpler daemon",
+        'Redis persists sessions across restarts. redis.conf:300 "save 3600 1" — the orchestrator read it in: config/session.ts:12 "maxAge: 8h". It held up against an objection.',
+        "Memcached is simpler to run on one small VM. — a value judgment: one small VM favours the simpler daemon",
       ],
-      record: `standard mode, 3 iterations, ended by convergence; the full record (ids, every version, evidence, ledger) is in the report: ${file} (decision record: parley://deliberations/${id}/decision.md)`,
+      record: `standard mode, 3 iterations, ended by convergence; the full record (ids, versions, evidence): ${file}; decision record: parley://deliberations/${id}/decision.md`,
     });
     expect(await readFile(file, 'utf8')).toMatch(/## AGREED \(2\)\n\n- \*\*P1\.1\*\* Redis persists sessions across restarts/);
 
@@ -272,7 +271,7 @@ describe('argumentation through the MCP tools alone', () => {
     // Nothing contested: quick mode ends at the first advance.
     expect(ended.at).toBe('n=1 terminated');
     expect(ended.brief.turnsOn).toHaveLength(2);
-    expect(ended.brief.record).toMatch(new RegExp(`: parley://deliberations/${id}/report\\.md \\(decision record: parley://deliberations/${id}/decision\\.md\\)$`));
+    expect(ended.brief.record).toMatch(new RegExp(`: parley://deliberations/${id}/report\\.md; decision record: parley://deliberations/${id}/decision\\.md$`));
     const status = await h.ok('delib_status', { deliberationId: id });
     expect(status).toMatchObject({ mode: 'quick', status: 'terminated', brief: ended.brief });
     const [report] = (await h.client.readResource({ uri: `parley://deliberations/${id}/report.md` })).contents;

@@ -29,7 +29,7 @@ async function synthesized(before?: (dir: string, id: string) => Promise<void>) 
 describe('the report file beside the state', () => {
   it('is written at synthesis, private, and rewritten by a later judgment that changes the report', async () => {
     const { h, id, ended, path } = await synthesized();
-    expect(ended.brief.record).toContain(`in the report: ${path} (`);
+    expect(ended.brief.record).toContain(`(ids, versions, evidence): ${path};`);
     const first = await readFile(path, 'utf8');
     expect(first).toMatch(/^# Deliberation report\n[\s\S]*## AGREED \(2\)/);
     expect((await stat(path)).mode & 0o077).toBe(0);
@@ -51,7 +51,7 @@ describe('the report file beside the state', () => {
     });
     expect(ended.at).toBe('n=1 CONSTRUCTIVE terminated');
     expect(ended.effects.join('\n')).toMatch(new RegExp(`the report file ${join(dir, id)}\\.report\\.md could not be written .*; read the resource parley://deliberations/${id}/report\\.md`));
-    expect(ended.brief.record).toMatch(new RegExp(`in the report: parley://deliberations/${id}/report\\.md \\(decision record`));
+    expect(ended.brief.record).toMatch(new RegExp(`\\(ids, versions, evidence\\): parley://deliberations/${id}/report\\.md; decision record`));
     expect((await h.ok('delib_status', { deliberationId: id })).brief.record).not.toContain(dir);
   });
 });

@@ -12,7 +12,6 @@ import { confidenceText } from '../report/report-markdown.js';
  * is the orchestrator's to write, and the record (ids, versions, evidence) is one line for the audit.
  */
 export interface AnswerBrief {
-  question: string;
   decision?: string;
   confidence?: string;
   turnsOn: string[];
@@ -129,7 +128,7 @@ function changeLine(state: DeliberationState, c: Change): string {
     case 'narrowed':
       return `Codex narrowed ${before} to ${after}${because(state, c.objection)}${ended}.`;
     case 'agreed-narrower':
-      return `Codex wrote ${before}; the orchestrator agreed only with ${after}.`;
+      return `Codex wrote ${before}; it was agreed only as ${after}.`;
   }
 }
 
@@ -144,36 +143,43 @@ function reviewerLines(state: DeliberationState): string[] | undefined {
   ];
 }
 
-/** Lists in order of what the answer needs most; past the budget, later lines are counted, not cut. */
+/** Every list keeps its first lines whatever the budget: an answer needs some of each, the rest is in the record. */
+const ALWAYS_SHOWN = 4;
+
+/**
+ * The lists share what the budget leaves after the decision and caveats, in order of what the answer needs
+ * most; past it, a list keeps its first few lines and the rest are counted, never cut.
+ */
 function withinBudget(brief: AnswerBrief): AnswerBrief {
-  const lists = ['askUser', 'changed', 'turnsOn', 'ruledOut', 'open', 'reviewer'] as const;
+  const lists = ['askUser', 'turnsOn', 'changed', 'ruledOut', 'open', 'reviewer'] as const;
   let left = BRIEF_BYTES - Buffer.byteLength(JSON.stringify({ ...brief, ...Object.fromEntries(lists.map((k) => [k, []])) }));
   const dropped: string[] = [];
   const out: AnswerBrief = { ...brief };
   for (const key of lists) {
     const lines = brief[key];
     if (!lines) continue;
-    const kept: string[] = [];
-    for (const line of lines) {
+    const kept = lines.filter((line, i) => {
       const size = Buffer.byteLength(JSON.stringify(line)) + 1;
-      if (size <= left) {
-        kept.push(line);
-        left -= size;
-      }
-    }
-    if (kept.length < lines.length) dropped.push(`${lines.length - kept.length} ${key === 'turnsOn' ? 'agreed claims' : key === 'changed' ? 'changes' : key}`);
+      if (i >= ALWAYS_SHOWN && size > left) return false;
+      left -= size;
+      return true;
+    });
+    if (kept.length < lines.length) dropped.push(`${lines.length - kept.length} ${LIST_NAMES[key]}`);
     if (key === 'turnsOn') out.turnsOn = kept;
     else out[key] = kept.length ? kept : undefined;
   }
   return dropped.length ? { ...out, more: `not shown here for length, in the full record: ${dropped.join(', ')}` } : out;
 }
 
+const LIST_NAMES = { askUser: 'questions', turnsOn: 'agreed claims', changed: 'changes', ruledOut: 'claims ruled out', open: 'open claims', reviewer: "reviewer's notes" };
+
 export function answerBrief(state: DeliberationState): AnswerBrief {
   const claims = bucketClaims(state);
   const r = state.recommendation;
   const defended = new Set(state.challenges.filter((c) => c.resolution === 'accepted' && !c.partial).map((c) => c.pointId));
   const conceded = new Set(state.buckets.dismissed.filter((i) => i.tag === 'CONCEDED').map((i) => i.pointId));
-  const changed = deliberationChanges(state).map((c) => changeLine(state, c));
+  // Codex's moves only: a claim agreed in narrower words is stated so in turnsOn (the record keeps both wordings).
+  const changed = deliberationChanges(state).filter((c) => c.kind !== 'agreed-narrower').map((c) => changeLine(state, c));
   const ruledOut = claims.dismissed.filter((e) => e.item.tag !== 'OUT-OF-SCOPE' && !conceded.has(e.point.id)).map((e) => ruledOutLine(state, e));
   const open = claims.unresolved.filter((e) => e.item.status !== 'pending-anchor-shift').map((e) => openLine(state, e));
   const askUser = state.surfacedQuestions.map((q) => plainWords(state, q.text));
@@ -185,7 +191,6 @@ export function answerBrief(state: DeliberationState): AnswerBrief {
   ].filter(Boolean);
   const ended = state.termination ? `, ended by ${state.termination.reason}` : '';
   return withinBudget({
-    question: plainWords(state, state.question),
     ...(r ? { decision: r.text.trim(), confidence: confidenceText(r) } : {}),
     turnsOn: claims.agreed.map((e) => agreedLine(state, e, defended)),
     ...(changed.length ? { changed } : {}),

@@ -10,8 +10,8 @@ import { answerBrief } from './answer-brief.js';
  */
 export function statusView(state: DeliberationState): Record<string, unknown> {
   if (state.report) {
-    const { id, mode, framing, n, phase, status, termination } = state;
-    return { id, mode, framing, n, phase, status, ...(termination ? { termination } : {}), brief: answerBrief(state), next: nextLines(state) };
+    const { id, mode, framing, question, n, phase, status, termination } = state;
+    return { id, mode, framing, question, n, phase, status, ...(termination ? { termination } : {}), brief: answerBrief(state), next: nextLines(state) };
   }
   const open = unsettledChallenges(state);
   const awaiting = pointsWithStatus(state, 'pending-triage', 'pending-evaluation', 'clarification-requested', ...(state.mode === 'quick' ? (['contested'] as const) : []));

@@ -7,13 +7,13 @@ import { runOrchestration } from '../../../bench/orchestration.js';
 describe('what a deliberation costs the orchestrator (the orchestration bench, real codex)', () => {
   // Issue 26 made the closing result the brief for the answer (each claim with who checked it, every change),
   // bounded on its own; everything before it keeps issue 20's budget (then 8,768 bytes with a 2,924-byte summary).
-  it('stays within the targets: standard <= 16 calls, results before the closing <= 1.15 x the consultee\'s + 3000, a closing result <= 5000 bytes, no stale report item; quick <= 4 calls and <= 2 Codex turns', { timeout: 240_000 }, async () => {
+  it('stays within the targets: standard <= 16 calls, results before the closing <= 1.15 x the consultee\'s + 3100, a closing result <= 5000 bytes, no stale report item; quick <= 4 calls and <= 2 Codex turns', { timeout: 240_000 }, async () => {
     const { standard, quick } = await runOrchestration();
     const bytes = standard.costs.filter((c) => !c.closing).reduce((sum, c) => sum + c.bytes, 0);
     const breakdown = `${standard.costs.map((c) => `${c.tool} ${c.bytes}`).join(', ')}; consultee ${standard.consulteeBytes}`;
     expect(standard.costs.length, breakdown).toBeLessThanOrEqual(16);
     expect(standard.consulteeBytes).toBeGreaterThan(1000);
-    expect(bytes, breakdown).toBeLessThanOrEqual(1.15 * standard.consulteeBytes + 3000);
+    expect(bytes, breakdown).toBeLessThanOrEqual(1.15 * standard.consulteeBytes + 3100);
     expect(standard.costs.find((c) => c.closing)?.bytes, breakdown).toBeLessThanOrEqual(5000);
     expect(standard.staleReportItems).toBe(0);
     expect(quick.costs.length, quick.costs.map((c) => c.tool).join(', ')).toBeLessThanOrEqual(4);

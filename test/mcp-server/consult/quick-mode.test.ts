@@ -75,7 +75,7 @@ describe('quick mode through the MCP tools (stdio, real codex)', () => {
     expect(answered.brief).toMatchObject({ decision: 'Redis', confidence: 'high', caveats: ['Revisit above 100k ops/s'], turnsOn: [expect.any(String)], ruledOut: [expect.stringMatching(/ — shown false: a session cache runs far below/)] });
     // Quick mode keeps nothing on disk: no report file, only its resource, served from memory.
     const uri = `parley://deliberations/${id}/report.md`;
-    expect(answered.brief.record).toContain(`in the report: ${uri} (decision record:`);
+    expect(answered.brief.record).toContain(`(ids, versions, evidence): ${uri}; decision record:`);
 
     expect(calls).toBeLessThanOrEqual(4);
     expect(r.server.requests).toHaveLength(2);

@@ -108,11 +108,11 @@ describe('a standard deliberation driven only through the MCP tools (stdio, real
     const reportFile = join(r.stateDir, 'deliberations', `${id}.report.md`);
     expect(converged.brief).toMatchObject({
       decision: RECOMMENDATION.recommendation,
-      turnsOn: [expect.any(String), expect.stringMatching(/ — the orchestrator checked it against a source: /)],
+      turnsOn: [expect.any(String), expect.stringMatching(/ — the orchestrator read it there$/)],
       changed: [expect.stringMatching(/^Codex gave up "/)],
       ruledOut: [expect.stringMatching(/ — Codex did not defend it: /)],
     });
-    expect(converged.brief.record).toContain(`in the report: ${reportFile} (decision record: parley://deliberations/${id}/decision.md)`);
+    expect(converged.brief.record).toContain(`(ids, versions, evidence): ${reportFile}; decision record: parley://deliberations/${id}/decision.md`);
     const written = await readFile(reportFile, 'utf8');
     expect(written).toMatch(/^# Deliberation report[\s\S]*RECOMMENDATION\s+Yes: a write-through cache[\s\S]*AGREED[\s\S]*DISMISSED[\s\S]*## LEDGER/);
     expect(written).not.toContain('ARBITRATION');

@@ -44,7 +44,7 @@ describe('synthesize', () => {
     for (const h of ['## AGREED', '## NOT EVALUATED']) expect(md).toContain(h);
     expect(md).toContain('P1.1');
     expect(md).toMatch(/## NOT EVALUATED \(2\)\n\n- 1 point never clarified \(P1\.2\)[\s\S]*- 1 consultee claim never verified \(F1\)/);
-    expect(briefOf(s)).toMatchObject({ turnsOn: ["Redis supports persistence. docs say RDB snapshots. — a judgment on the user's priorities: simplicity matters for a small team"] });
+    expect(briefOf(s)).toMatchObject({ turnsOn: ["Redis supports persistence. docs say RDB snapshots. — a value judgment: simplicity matters for a small team"] });
     expect(briefOf(s).warnings).toBeUndefined();
     expect(nextLegalMoves(s).find((m) => m.move === 'delib_arbitrate')?.why).toContain('early unanimity without evidence');
   });
