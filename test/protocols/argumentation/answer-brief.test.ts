@@ -137,7 +137,6 @@ describe('agreeing with less than Codex wrote, in every mode, without another ro
       expect(buildConsulteePrompt(s, 'next')).toContain(`P1.1: AGREE, narrower than written: "${narrower}"`);
       expect(deliberationMarkdown(s)).toContain('agreed only as the orchestrator stated it');
       // The brief states the claim as agreed; its changes are Codex's moves only.
-      s = judged(s, points(['P1.2', agreeValue]));
       expect(answerBrief(s).turnsOn[0]).toMatch(/^B is modestly faster \(about 8%\) on the 200k-entry sort measured\. — /);
       expect(answerBrief(s).changed).toBeUndefined();
     });
