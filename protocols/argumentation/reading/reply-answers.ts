@@ -1,4 +1,5 @@
 import type { AnswerKind, ReadAnswer, ReadMention } from './reading.js';
+import { withoutOffers } from './reply-conditions.js';
 import { labelHits } from './reply-labels.js';
 import { sentences } from './reply-paragraphs.js';
 
@@ -132,7 +133,7 @@ const KEEPS_NOTHING = /\b(?:objection|challenge|critique|criticism|your)\b|(?:n'
 const BACKED = /\bF\d+\b|[\w./-]+\.[a-z]{1,5}:\d+|https?:\/\/|\b(?:i|we)(?:'ve| have)?\s+(?:since |now |just |also )?(?:measured|ran|re-?ran|checked|tested|verified|benchmarked|reproduced|profiled)\b|\bthe (?:source|measurement|data|number) (?:is|comes from)\b|\b(?:is|are) (?:now )?(?:sourced|measured|verified)\b|\bhere(?:'s| is| are) the (?:measurement|data|source|numbers?)\b/i;
 
 function unnegated(text: string): string {
-  return NEGATED.reduce((t, re) => t.replace(re, ' '), text);
+  return NEGATED.reduce((t, re) => t.replace(re, ' '), withoutOffers(text));
 }
 
 /** The consultee's own words: a line quoted with ">" is the challenge being answered, not the answer. */
@@ -232,7 +233,7 @@ export function narrowedClaim(answer: string): string | undefined {
   const stated = statedClaim(text);
   if (stated) return stated;
   // Negations blanked out in place, so that indices still point into the text.
-  const affirmed = NEGATED.reduce((t, re) => t.replace(re, (m) => ' '.repeat(m.length)), text);
+  const affirmed = NEGATED.reduce((t, re) => t.replace(re, (m) => ' '.repeat(m.length)), withoutOffers(text));
   const given = GIVEN.map((re) => re.exec(affirmed)?.index).filter((i) => i !== undefined);
   const from = given.length ? Math.min(...given) : 0;
   // The turn belongs to the concession's own sentence ("I concede X, but <claim>"): a "But" sentences later may start
