@@ -6,6 +6,7 @@ import { supersededIn } from './reply-versions.js';
 import {
   isClosing,
   isLeadIn,
+  isNewItem,
   isNothingFurther,
   isOffer,
   isOtherTitle,
@@ -115,6 +116,7 @@ export function readReply(text: string, context: ReadContext = {}): Reading {
         continue;
       }
       if (refs.length > 0) open({ type: 'answer', refs, lines: item, own: [...item] });
+      else if (isNewItem(rest) && !questionScope) open({ type: 'point', number: block.number, headed: block.headed, style: block.style, lines: item });
       else if (current?.type === 'questions' && questionScope) current.questions?.push(itemText([rest, ...block.lines.slice(1)]));
       else if (current && holdsList(current, block)) {
         append(current, block, true);
@@ -139,6 +141,11 @@ export function readReply(text: string, context: ReadContext = {}): Reading {
         current.questions?.push(...asked);
         continue;
       }
+    }
+    // "New: ..." after an answer is not part of it: a paragraph of its own for the orchestrator to read.
+    if (current?.type === 'answer' && block.kind === 'para' && isNewItem(body)) {
+      open({ type: 'section', title: '', scope: 'closing', lines: block.lines });
+      continue;
     }
     if (block.kind === 'para' && block.blankBefore) {
       if (isQuestionsLead(block.lines[0] ?? '')) {
