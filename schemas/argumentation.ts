@@ -277,11 +277,21 @@ export const PendingReading = z.object({
 });
 export type PendingReading = z.infer<typeof PendingReading>;
 
+/** One of the reply's own numbers that became no point: an answer ("6. Re P1.6: ..."), a question for the user, "No further points". */
+export const NumberNotPoint = z.object({
+  number: z.number().int(),
+  as: z.enum(['answer', 'question', 'nothing-further']),
+  /** answer: the ids it answers, as the reply named them. */
+  refs: z.array(z.string()).optional(),
+});
+export type NumberNotPoint = z.infer<typeof NumberNotPoint>;
+
 export const ReplyReading = z.object({
   iter: z.number().int(),
   headline: z.string().optional(),
   nothingFurther: z.boolean(),
   pending: z.array(PendingReading),
+  numbersNotPoints: z.array(NumberNotPoint).optional(),
 });
 export type ReplyReading = z.infer<typeof ReplyReading>;
 

@@ -1,6 +1,7 @@
 import type { DeliberationState } from '../../../schemas/argumentation.js';
 import { concededNow } from '../core/queries.js';
 import { keptByItemsClaim } from '../core/claims.js';
+import { numbersNotPointsLines } from '../reading/reply-numbers.js';
 
 const HINTS: Record<string, string> = {
   section: 'not a numbered item: read it as a point (point: "P1.3" appends it to one), a question, or leave it',
@@ -37,6 +38,8 @@ export function replyView(state: DeliberationState): Record<string, unknown> {
     iteration: state.n,
     ...(reading?.headline ? { headline: reading.headline } : {}),
     ...(reading?.nothingFurther ? { nothingFurther: true } : {}),
+    // The reply's numbers that are no point: a gap in the ids is then no loss to wonder about.
+    ...(reading?.numbersNotPoints?.length ? { numbersNotPoints: numbersNotPointsLines(reading.numbersNotPoints, state.n, (id) => state.points.some((p) => p.id === id)) } : {}),
     points: points.map((p) => ({
       // Its label is in its text (that is where the reader found it): shown once.
       id: p.id,
