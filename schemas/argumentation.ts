@@ -129,6 +129,8 @@ export const Challenge = z.object({
   items: z.array(z.string()).optional(),
   /** The answer's words outside its items, when it has items (the items are points of their own). */
   answerOwnWords: z.string().optional(),
+  /** What the consultee said in each of its answers (its own words, items aside), one per iteration: the report quotes them. */
+  answers: z.array(z.object({ iter: z.number().int(), text: z.string() })).optional(),
   droppedIter: z.number().int().optional(),
   rebuttal: z.string().optional(),
   clarificationRequested: z.boolean(),

@@ -73,6 +73,11 @@ export interface ReadAnswer {
   own: string;
   /** For a partial concession, the narrowed claim when it can be cut out of the answer's own words. */
   narrowedClaim?: string;
+  /**
+   * New arguments inside an answer that gives something up ("I still claim X, and also that Y", "In addition, Y"):
+   * no part of the claim kept, each recorded as a point of its own that the phase rule admits or not.
+   */
+  added?: string[];
   /** A partial concession whose kept claim is the list of items that follows it ("What I still claim:" + items). */
   keptByItems?: boolean;
   label?: ReplyLabel;

@@ -1,6 +1,7 @@
 import type { NumberNotPoint } from '../../../schemas/argumentation.js';
 import type { ReadAnswer, ReadPoint, ReadSection, Reading } from './reading.js';
 import { answerKind, answerRefs, idsIn, loneConcessions, mentionsIn, narrowedClaim, sharedKind, undress } from './reply-answers.js';
+import { splitAdditions } from './reply-additions.js';
 import { splitBlocks, type Block } from './reply-blocks.js';
 import { countLabels, firstLabel } from './reply-labels.js';
 import { supersededIn } from './reply-versions.js';
@@ -331,13 +332,16 @@ function assemble(text: string, parts: Part[], nothingFurther: boolean, quick: b
     const said = words(undress(own).replace(/^.*?\b(?:re|on|to)?\s*[CP]\d+(?:\.\d+)?\W*/i, '')) >= 3 ? own : body;
     const kind = shared ? sharedKind(ref, said, quick) : answerKind(said);
     const label = firstLabel(own) ?? firstLabel(body);
-    const narrowed = kind === 'partial-concession' || kind === 'unclear' ? narrowedClaim(said) : undefined;
+    // New content in an answer that gives something up is no part of what it keeps (a defense may elaborate as it likes).
+    const { kept, added } = kind === 'defense' ? { kept: said, added: [] } : splitAdditions(said);
+    const narrowed = kind === 'partial-concession' || kind === 'unclear' ? narrowedClaim(kept) : undefined;
     answers.push({
       ref,
       kind,
       text: body,
       own,
       ...(narrowed ? { narrowedClaim: narrowed } : {}),
+      ...(added.length ? { added } : {}),
       ...(kind === 'partial-concession' && !narrowed && items > 0 && /:\s*\**\s*$/.test(own) ? { keptByItems: true } : {}),
       ...(label ? { label } : {}),
       ...(heading ? { heading } : {}),
