@@ -101,13 +101,22 @@ describe('how the last reply was read, told to the consultee (issue 20, one map)
 });
 
 describe('the orchestrator sees what each number that is no point became (issue 27 item 3)', () => {
-  it('a quick reply numbered 1-7 whose 1., 2. and 6. answer objections and whose 7. says nothing further leaves no gap unexplained', () => {
-    let s = reply(start({ mode: 'quick' }), [1, 2, 3, 4, 5, 6].map((i) => `${i}. Claim ${i}. INFERENCE`).join('\n'));
-    s = judged(s, { ...points(['P1.1', skeptical], ['P1.2', skeptical], ['P1.3', agreeValue], ['P1.4', agreeValue], ['P1.5', agreeValue], ['P1.6', skeptical]), ...advance });
-    s = reply(s, '1. Re P1.1: it holds. INFERENCE\n2. Re P1.2: it holds too. INFERENCE\n3. a. INFERENCE\n4. b. GUESS\n5. c. INFERENCE\n6. Re P1.6: I concede P1.6.\n7. No further points');
-    const view = replyView(s);
-    expect(view.numbersNotPoints).toEqual(['1., 2., 6.: answers on P1.1, P1.2, P1.6, not points (no P2.1, P2.2, P2.6)', '7.: "No further points", not a point (no P2.7)']);
-    expect((view.points as { id: string }[]).map((p) => p.id)).toEqual(['P2.3', 'P2.4', 'P2.5']);
+  const objected = () => {
+    const s = reply(start({ mode: 'quick' }), [1, 2, 3, 4, 5, 6].map((i) => `${i}. Claim ${i}. INFERENCE`).join('\n'));
+    return judged(s, { ...points(['P1.1', skeptical], ['P1.2', skeptical], ['P1.3', agreeValue], ['P1.4', agreeValue], ['P1.5', agreeValue], ['P1.6', skeptical]), ...advance });
+  };
+
+  it('a quick reply numbered 1-7 whose 1., 2. and 6. answer objections says why P2.1, P2.2 and P2.6 are missing', () => {
+    const view = replyView(reply(objected(), '1. Re P1.1: it holds. INFERENCE\n2. Re P1.2: it holds too. INFERENCE\n3. a. INFERENCE\n4. b. GUESS\n5. c. INFERENCE\n6. Re P1.6: I concede P1.6.\n7. d. INFERENCE\n\nNo further points'));
+    expect(view.numbersNotPoints).toEqual(['1., 2., 6.: answers on P1.1, P1.2, P1.6, not points (no P2.1, P2.2, P2.6)']);
+    expect((view.points as { id: string }[]).map((p) => p.id)).toEqual(['P2.3', 'P2.4', 'P2.5', 'P2.7']);
+    // The unlabelled, unnumbered "No further points" is read as such, not lost.
+    expect(view.nothingFurther).toBe(true);
+  });
+
+  it('a number past the last point leaves no gap among the ids: the view stays lean', () => {
+    const view = replyView(reply(objected(), '1. a. INFERENCE\n2. Re P1.6: I concede P1.6.\n3. No further points'));
+    expect(view.numbersNotPoints).toBeUndefined();
     expect(view.nothingFurther).toBe(true);
   });
 });
