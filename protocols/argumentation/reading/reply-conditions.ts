@@ -7,12 +7,16 @@
 // What gives the claim up: a concession's verb, or an assent to the objection in a modal ("you'd be right", "I'd agree").
 const GIVE_UP =
   /\b(?:conced\w*|concession|withdr[ae]w\w*|retract\w*|i(?:'ll|'d| will| would| can)? (?:drop|give up|abandon)|drop (?:it|this|that|the|my|[pc]\d)|give (?:it|this|that) up|let (?:it|this|that) go|(?:would|'d|will|'ll|could) (?:be right|agree|accept))\b/i;
-// A condition ahead of or after it. "even if", "if only", "as if", "if anything" and "if I'm honest" set no condition.
-const CONDITION =
-  /\b(?:(?<!\beven\s|\bas\s)if(?!\s+(?:only|anything|not|i'?m (?:honest|being honest))\b)|unless|only when|once(?!\s+(?:again|more|already|before|and|or)\b)\s+\w+|provided|assuming|as soon as|the moment|whenever)\b|(?:^|[:—–])\W*(?:should|were|had)\s+\w+/i;
-// "Show me the timings and I'll withdraw it": an offer for something the other side has to bring.
+// A condition ahead of or after it. "even if", "if only", "if reluctantly," and "if I'm honest" set none, and neither
+// does "if" for "whether" ("I don't know if it ran"). Words that are conditions only opening a clause ("once",
+// "provided", "assuming", "should") count only there: "ran once a day", "the data provided" are no conditions.
+const IF = String.raw`(?<!\b(?:even|as|know|see|check|ask|wonder|sure|tell|clear|doubt|matter|verify|test)\s)\bif\b(?!\s+(?:only|anything|not|i'?m (?:honest|being honest)|\w+ly\s*[,;:)—–]))`;
+const ANYWHERE = String.raw`${IF}|\bunless\b|\bonly (?:when|once)\b|\bas soon as\b|(?<!\bat\s)\bthe moment (?:you|someone|somebody|we|it|they|there|a|an|the|your)\b|\bwhenever\b`;
+const OPENING = String.raw`(?:^|[,:;—–(]\s*)\W*(?:once(?!\s+(?:again|more|already|before)\b)|provided|assuming|should|were|had)\s+\w+`;
+const CONDITION = new RegExp(`${ANYWHERE}|${OPENING}`, 'i');
+// "Show me the timings and I'll withdraw it": an offer, opening its clause, for something the other side has to bring.
 const ON_DEMAND =
-  /\b(?:show|give|send|post|run|prove|demonstrate|produce|point me (?:to|at)|find|get)\b[^.!?;\n]{1,120}?\band\s+(?:i(?:'ll|'d| will| would| can)?|it(?:'s| is) (?:yours|withdrawn|conceded|dropped))\b/i;
+  /(?:^|[,:;—–]\s*)\W*(?:show|give|send|post|run|prove|demonstrate|produce|point me (?:to|at))\b[^.!?;\n]{1,120}?\band\s+(?:i(?:'ll|'d| will| would| can)?|it(?:'s| is) (?:yours|withdrawn|conceded|dropped))\b/i;
 
 // A clause: up to ".", "!", "?" or ";" before a space (so "Node 20.19" stays inside it), or a line end.
 const CLAUSE = /(?:[^.!?;\n]|[.!?;](?![\s*_)"'”’]|$))+(?:[.!?;]+|$)/gm;

@@ -55,11 +55,23 @@ describe('answerKind: a defense or a partial concession is never read as a full 
     "If you're right about the lock order, I concede; I don't think you are: F4 shows the order.",
     "You'd be right if the table were partitioned; it isn't (F3).",
     'Assuming the rerun reproduces your number, I concede the figure. Nobody has rerun it yet.',
+    "I'll withdraw it, provided the run passes on Node 20.",
   ])('a conditional offer keeps the claim: %s', (text) => {
     expect(answerKind(text)).toBe('defense');
   });
 
-  it.each(['I concede C1, even if it stings.', 'I concede C1. If you want numbers, F4 has them.', 'Withdrawn. If the Node 20 run had passed I would have kept it, but it failed.'])(
+  it.each([
+    'I concede C1, even if it stings.',
+    'I concede C1. If you want numbers, F4 has them.',
+    'Withdrawn. If the Node 20 run had passed I would have kept it, but it failed.',
+    // Words that set a condition only opening a clause, and "if" for "whether", set none here.
+    'I concede C1: the jobs ran once a day, not every minute.',
+    'I concede C1: the numbers provided in F4 were synthetic.',
+    'I concede C1: I was assuming a single node.',
+    "I concede C1; I don't know if the run even happened.",
+    'I concede, if reluctantly, that the figure was a guess.',
+    'I get the point and I withdraw P1.1.',
+  ])(
     'a concession beside a condition still gives the claim up: %s',
     (text) => {
       expect(answerKind(text)).toBe('concession');
