@@ -129,6 +129,8 @@ export const Challenge = z.object({
   items: z.array(z.string()).optional(),
   /** The answer's words outside its items, when it has items (the items are points of their own). */
   answerOwnWords: z.string().optional(),
+  /** What the consultee said in each of its answers (its own words, items aside), one per iteration: the report quotes them. */
+  answers: z.array(z.object({ iter: z.number().int(), text: z.string() })).optional(),
   droppedIter: z.number().int().optional(),
   rebuttal: z.string().optional(),
   /** What the verdict that opened it rests on (the orchestrator's evidence, and for a REJECT why it is terminal): quoted to the consultee. */
@@ -287,11 +289,21 @@ export const PendingReading = z.object({
 });
 export type PendingReading = z.infer<typeof PendingReading>;
 
+/** One of the reply's own numbers that became no point: an answer ("6. Re P1.6: ..."), a question for the user, "No further points". */
+export const NumberNotPoint = z.object({
+  number: z.number().int(),
+  as: z.enum(['answer', 'question', 'nothing-further']),
+  /** answer: the ids it answers, as the reply named them. */
+  refs: z.array(z.string()).optional(),
+});
+export type NumberNotPoint = z.infer<typeof NumberNotPoint>;
+
 export const ReplyReading = z.object({
   iter: z.number().int(),
   headline: z.string().optional(),
   nothingFurther: z.boolean(),
   pending: z.array(PendingReading),
+  numbersNotPoints: z.array(NumberNotPoint).optional(),
 });
 export type ReplyReading = z.infer<typeof ReplyReading>;
 

@@ -1,5 +1,6 @@
 import type {
   AgreedItem,
+  Challenge,
   DeliberationState,
   DismissedItem,
   Fact,
@@ -62,6 +63,11 @@ export function placeNotEvaluated(state: DeliberationState, item: NotEvaluatedIt
 export function reopenPoint(state: DeliberationState, pointId: string): void {
   unplace(state, pointId);
   setStatus(state, pointId, 'contested');
+}
+
+/** Keeps what the consultee said in answer to a challenge; reading the same reply again replaces that iteration's words. */
+export function keepAnswer(c: Challenge, iter: number, text: string): void {
+  c.answers = [...(c.answers ?? []).filter((a) => a.iter !== iter), { iter, text }];
 }
 
 export function appendFact(state: DeliberationState, fact: Omit<Fact, 'id' | 'addedIter' | 'changedIter'>): Fact {

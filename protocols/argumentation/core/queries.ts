@@ -90,6 +90,12 @@ const ABBREVIATIONS = /(?:^|[\s(])(?:e\.g|i\.e|etc|vs|cf|approx|incl|esp|resp|vi
 /** An initial or a dotted initialism at the end: "J.", "U.S.", "a.m." (a sentence may end there; a one-sentence rule errs towards one). */
 const INITIALS = /(?:^|[\s(])(?:[A-Z]|(?:[A-Za-z]\.)+[A-Za-z])\.$/;
 
+/** "..." or more with a space before it: words left out mid-sentence, not a sentence trailing off. */
+const ELISION = /\s\.{3,}$/;
+
+/** Whether a position falls inside an inline code span (an odd number of backticks before it). */
+const insideCode = (before: string): boolean => (before.match(/`/g)?.length ?? 0) % 2 === 1;
+
 /** Splits text into sentences; a full stop after an abbreviation, an initial or inside a number ends none. */
 export function sentences(text: string): string[] {
   const out: string[] = [];
@@ -99,6 +105,8 @@ export function sentences(text: string): string[] {
     const end = (m.index ?? 0) + m[0].length;
     const before = t.slice(start, end);
     if (m[0] === '.' && (ABBREVIATIONS.test(before) || INITIALS.test(before))) continue;
+    // An elision ("SELECT ... FOR UPDATE") or a code span ends no sentence.
+    if (ELISION.test(before) || insideCode(t.slice(0, end))) continue;
     // The next sentence starts with a capital, a digit or a quote; "e.g. foo" and "3. 5" do not split.
     const next = t.slice(end).trimStart();
     if (!/^["'“([A-Z0-9`*]/.test(next)) continue;

@@ -120,9 +120,26 @@ export function factSupportGap(state: DeliberationState, id: string): string | u
   return undefined;
 }
 
+const POINT_LIST = 'P\\s?\\d+\\s?\\.\\s?\\d+(?:\\s*(?:,|and|&)\\s*P\\s?\\d+\\s?\\.\\s?\\d+)*';
+// "(see P1.2)", "(cf. P1.2, P1.4)", "; see P1.2": a pointer to a point beside the evidence, not the evidence's source.
+const POINTER = new RegExp(
+  `\\(\\s*(?:see(?: also)?|cf\\.?|compare|also|as in|like|unlike|vs\\.?|re:?|about|on)\\s+${POINT_LIST}\\s*\\)|[,;—–]\\s*(?:see(?: also)?|cf\\.?|compare)\\s+${POINT_LIST}(?=\\s*(?:[.;,)]|$))`,
+  'giu',
+);
+// What a check looks like: a command or its output, a path:line, a quote, a link, a fact id.
+const CHECKED = /`[^`\n]+`|^\s*\$\s|->|→|=>|\bexit(?:ed)?(?: code)? \d|[\w./-]+\.[a-z]{1,5}:\d+|https?:\/\/|"[^"\n]{3,}"|“[^”\n]{3,}”|\bF\d+\b/imu;
+
+/** The point ids a text rests on: all it names, save those only pointed to beside a check of its own. */
+function pointsRestedOn(text: string | undefined): Cited[] {
+  if (!text) return [];
+  const folded = foldText(text);
+  const rest = folded.replace(POINTER, ' ');
+  return pointIdsIn(rest !== folded && CHECKED.test(rest) ? rest : folded);
+}
+
 /** Why a source the orchestrator cites (evidence, a premise, a reference) is the consultee's word, or undefined. */
 export function consulteeSource(text: string | undefined): string | undefined {
-  const point = pointIdsIn(text)[0];
+  const point = pointsRestedOn(text)[0];
   if (point) return `${point.id} is a point: the consultee's word`;
   const said = consulteeWord(text);
   return said ? `"${said}" is the consultee's word` : undefined;

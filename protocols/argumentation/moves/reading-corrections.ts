@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { Challenge, DeliberationState, PendingReading, Point } from '../../../schemas/argumentation.js';
-import { placeDismissed, placeNotEvaluated, surfaceQuestion, unplace } from '../core/mutations.js';
+import { keepAnswer, placeDismissed, placeNotEvaluated, surfaceQuestion, unplace } from '../core/mutations.js';
 import { concededNow, findChallenge, findPoint } from '../core/queries.js';
 import { narrowedClaim } from '../reading/reply-answers.js';
 import { readItem } from './item-readings.js';
@@ -171,5 +171,6 @@ export function correctReading(state: DeliberationState, input: ReadingCorrectio
   }
   // A part that goes on with a defense this reply already made is more of the same defense.
   if (target!.status === 'defended' && target!.defenseIter === next.n && target!.defense) text = `${target!.defense}\n\n${text}`;
+  keepAnswer(target!, next.n, text);
   return accept(next, [`${pending.ref} read as an answer to ${target!.id}`, answerAs(next, target!, text, as)], ctx);
 }

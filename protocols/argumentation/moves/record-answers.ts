@@ -1,5 +1,5 @@
 import type { Challenge, DeliberationState, PendingReading } from '../../../schemas/argumentation.js';
-import { placeDismissed } from '../core/mutations.js';
+import { keepAnswer, placeDismissed } from '../core/mutations.js';
 import { findPoint, unsettledChallenges } from '../core/queries.js';
 import type { ReadAnswer, Reading } from '../reading/reading.js';
 
@@ -25,6 +25,7 @@ const nextAnswerRef = (pending: PendingReading[]) => `A${pending.filter((p) => p
 const concededReason = (what: string, n: number) => `The consultee conceded ${what} in iteration ${n}.`;
 
 function answerChallenge(next: DeliberationState, c: Challenge, a: ReadAnswer, effects: string[], asks: AnswerAsk[]): void {
+  keepAnswer(c, next.n, a.own);
   if (a.kind === 'concession') {
     c.status = 'conceded';
     // The words stay with the challenge: the orchestrator may read them as a defense after all.

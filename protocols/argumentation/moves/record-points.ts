@@ -3,6 +3,7 @@ import { placeNotEvaluated } from '../core/mutations.js';
 import { sentences } from '../core/queries.js';
 import { keptByItemsClaim } from '../core/claims.js';
 import type { Reading, ReadPoint } from '../reading/reading.js';
+import { firstLabel } from '../reading/reply-labels.js';
 import type { AnswerOwners } from './record-answers.js';
 import { supersede, supersessionBlocker } from './supersede.js';
 
@@ -105,11 +106,40 @@ export function recordPoints(next: DeliberationState, reading: Reading, owners: 
     const blocked = supersessionBlocker(next, id, old);
     effects.push(blocked ? `${id} says it replaces ${old}, but ${blocked}: judge ${id} on its own` : supersede(next, id, old, 'consultee'));
   }
+  admitted += recordAdditions(next, reading, owners, effects);
   keptByItems(next, reading, owners);
   const items = ids.filter((id) => next.points.find((p) => p.id === id)?.partOf);
   if (items.length) effects.push(`${items.join(', ')}: item(s) of an answer, judged as points (or read one as part of its answer: as defense)`);
   overflow(reading.points.slice(MAX_ITEMS_PER_REPLY), pending);
   return { admitted };
+}
+
+/**
+ * New content inside an answer that gives something up ("I still claim X, and also that Y") is a new argument:
+ * a point of its own, unnumbered, which the phase rule admits like any other (it extends nothing: it is new).
+ */
+function recordAdditions(next: DeliberationState, reading: Reading, owners: AnswerOwners, effects: string[]): number {
+  const added = reading.answers.flatMap((a) => {
+    const owner = owners.get(a.ref);
+    return owner ? (a.added ?? []).map((text) => ({ text, owner })) : [];
+  });
+  const ids = pointIds(next, added.map(() => 0));
+  let admitted = 0;
+  for (const [i, { text, owner }] of added.entries()) {
+    const id = ids[i]!;
+    const label = firstLabel(text);
+    const route = admit(next, { number: 0, text, pointRefs: [], challengeMentions: [], unlabeledVerification: false, ...(label ? { label } : {}) }, false);
+    next.points.push({ id, iter: next.n, text, ...(label ? { label } : {}), source: 'consultee', status: route.status, needsDecisive: route.needsDecisive });
+    const what = `a new argument inside the answer ${/^C\d+$/.test(owner) ? 'to' : 'on'} ${owner}`;
+    if (route.reason) {
+      placeNotEvaluated(next, { ref: id, reason: route.reason, note: `${what} in ${next.phase}`, iter: next.n });
+      effects.push(`${id} -> Not Evaluated (${route.reason}: ${what} in ${next.phase})`);
+    } else {
+      admitted += 1;
+      effects.push(`${id}: ${what}, a point of its own: judge it`);
+    }
+  }
+  return admitted;
 }
 
 /** "What I still claim:" over a list: the narrowed claim is that list, which are points of their own now. */

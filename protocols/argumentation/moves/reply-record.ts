@@ -83,7 +83,8 @@ export function replyRecord(state: DeliberationState, input: ReplyRecordInput, c
   if (admitted) effects.push(`${admitted} new point(s) to judge`);
   if (reading.nothingFurther && !admitted) effects.push('the consultee has nothing further');
   if (pending.length) effects.push(`${pending.length} part(s) of the reply need your reading: ${pending.map((p) => p.ref).join(', ')}`);
-  next.readings = [...(next.readings ?? []).filter((r) => r.iter !== next.n), { iter: next.n, ...(reading.headline ? { headline: reading.headline } : {}), nothingFurther: reading.nothingFurther, pending }];
+  const numbers = reading.numbersNotPoints.length ? { numbersNotPoints: reading.numbersNotPoints } : {};
+  next.readings = [...(next.readings ?? []).filter((r) => r.iter !== next.n), { iter: next.n, ...(reading.headline ? { headline: reading.headline } : {}), nothingFurther: reading.nothingFurther, pending, ...numbers }];
   next.scope.newPoints = admitted;
   next.replyRecorded = true;
   return accept(next, effects, ctx);

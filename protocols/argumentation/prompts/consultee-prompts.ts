@@ -26,8 +26,10 @@ const PREAMBLE = `${COMMON}
 const QUICK_PREAMBLE = `${COMMON}
 - This is a quick exchange: at most two rounds, so keep to the points that decide the question. If the orchestrator objects to a point, answer it by the point's id ("Re P1.3: ..."), or concede it.`;
 
-const FORMAT = 'Format: numbered items in one sequence, each labeled EVIDENCE / INFERENCE / GUESS; answer challenges as "Re C<n>: ..." or "I concede C<n>"; a new version of an earlier point starts "Replaces P<i>.<k>: ".';
-const QUICK_FORMAT = 'Format: numbered items in one sequence, each labeled EVIDENCE / INFERENCE / GUESS; answer objections as "Re P<i>.<k>: ..." or concede them; a new version of an earlier point starts "Replaces P<i>.<k>: ".';
+// How an answer ends and how "nothing further" is said, the same in both modes: the reader reads exactly these.
+const ENDINGS = 'after your answers, a line "New points:" starts the items that answer nothing; a new version of an earlier point starts "Replaces P<i>.<k>: "; nothing new at all: "No further points." on a line of its own, with no number and no label.';
+const FORMAT = `Format: numbered items in one sequence, each labeled EVIDENCE / INFERENCE / GUESS; answer challenges as "Re C<n>: ..." or "I concede C<n>"; ${ENDINGS}`;
+const QUICK_FORMAT = `Format: numbered items in one sequence, each labeled EVIDENCE / INFERENCE / GUESS; answer objections as "Re P<i>.<k>: ..." or concede them; ${ENDINGS}`;
 
 /** Quick mode has no ledger to show: the user's facts are all it has. */
 const USER_FACTS = "The user's constraints and situation (facts, not open to challenge)";

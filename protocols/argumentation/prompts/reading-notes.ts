@@ -1,5 +1,6 @@
 import type { Challenge, DeliberationState, NotEvaluatedReason, Point } from '../../../schemas/argumentation.js';
 import { answerItems } from '../core/claims.js';
+import { numbersNotPointsLines } from '../reading/reply-numbers.js';
 import { oneLine } from './quote.js';
 
 /**
@@ -77,6 +78,9 @@ export function readingNotes(state: DeliberationState, iter: number): string {
   const lines: string[] = [];
   const points = fromReply.filter((p) => !p.partOf);
   if (points.length) lines.push(`points: ${idList(points)}`);
+  const reading = state.readings?.find((r) => r.iter === iter);
+  const taken = (id: string) => state.points.some((p) => p.id === id);
+  for (const line of numbersNotPointsLines(reading?.numbersNotPoints ?? [], iter, taken)) lines.push(`your ${line}`);
   for (const ref of new Set(fromReply.flatMap((p) => (p.partOf ? [p.partOf] : [])))) {
     lines.push(answerLine(ref, answerItems(state, ref).filter((p) => p.iter === iter)));
   }
@@ -86,7 +90,7 @@ export function readingNotes(state: DeliberationState, iter: number): string {
   for (const ne of state.notEvaluated.filter((i) => i.iter === iter && i.ref.startsWith('P'))) {
     lines.push(`${ne.ref}: not evaluated (${ne.reason}: ${ne.note ? oneLine(ne.note) : NOT_EVALUATED[ne.reason]})`);
   }
-  const unknown = (state.readings?.find((r) => r.iter === iter)?.pending ?? []).filter((p) => p.kind === 'reference');
+  const unknown = (reading?.pending ?? []).filter((p) => p.kind === 'reference');
   if (unknown.length) {
     const cited = unknown.map((p) => `"${oneLine(p.target ?? p.text).slice(0, 40)}"`);
     lines.push(`you cited ${[...new Set(cited)].join(', ')}: no item has ${unknown.length > 1 ? 'these ids' : 'this id'}; cite the ids given here`);

@@ -1,4 +1,4 @@
-import type { ReplyLabel } from '../../../schemas/argumentation.js';
+import type { NumberNotPoint, ReplyLabel } from '../../../schemas/argumentation.js';
 
 /**
  * What parley read in one consultee reply (free Markdown, as real models write it). The reader
@@ -15,6 +15,8 @@ export interface Reading {
   points: ReadPoint[];
   /** Answers to earlier challenges or objections, by the id they name (C1, or P1.3 in quick mode). */
   answers: ReadAnswer[];
+  /** The reply's own numbers that are no point (an answer, a question, "No further points"), so the read-back can say what each became. */
+  numbersNotPoints: NumberNotPoint[];
   /** The reply says there is nothing further ("No further points.", "Nothing to add.", "Nothing to defend."). */
   nothingFurther: boolean;
   /** Questions addressed to the user (not rhetorical, not to the orchestrator about the protocol). */
@@ -71,6 +73,11 @@ export interface ReadAnswer {
   own: string;
   /** For a partial concession, the narrowed claim when it can be cut out of the answer's own words. */
   narrowedClaim?: string;
+  /**
+   * New arguments inside an answer that gives something up ("I still claim X, and also that Y", "In addition, Y"):
+   * no part of the claim kept, each recorded as a point of its own that the phase rule admits or not.
+   */
+  added?: string[];
   /** A partial concession whose kept claim is the list of items that follows it ("What I still claim:" + items). */
   keptByItems?: boolean;
   label?: ReplyLabel;

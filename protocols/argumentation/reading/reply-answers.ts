@@ -1,4 +1,5 @@
 import type { AnswerKind, ReadAnswer, ReadMention } from './reading.js';
+import { withoutOffers } from './reply-conditions.js';
 import { labelHits } from './reply-labels.js';
 import { sentences } from './reply-paragraphs.js';
 
@@ -132,7 +133,7 @@ const KEEPS_NOTHING = /\b(?:objection|challenge|critique|criticism|your)\b|(?:n'
 const BACKED = /\bF\d+\b|[\w./-]+\.[a-z]{1,5}:\d+|https?:\/\/|\b(?:i|we)(?:'ve| have)?\s+(?:since |now |just |also )?(?:measured|ran|re-?ran|checked|tested|verified|benchmarked|reproduced|profiled)\b|\bthe (?:source|measurement|data|number) (?:is|comes from)\b|\b(?:is|are) (?:now )?(?:sourced|measured|verified)\b|\bhere(?:'s| is| are) the (?:measurement|data|source|numbers?)\b/i;
 
 function unnegated(text: string): string {
-  return NEGATED.reduce((t, re) => t.replace(re, ' '), text);
+  return NEGATED.reduce((t, re) => t.replace(re, ' '), withoutOffers(text));
 }
 
 /** The consultee's own words: a line quoted with ">" is the challenge being answered, not the answer. */
@@ -190,6 +191,8 @@ const STATED = [
   '\\bnarrow (?:it|this|that|the claim|my claim)(?: down)?\\s*[:—–]\\s*',
   // "What I still claim (INFERENCE), narrowed:", "What remains of P1.8 (INFERENCE) is only this:"
   `\\bwhat(?: i(?:'d| would)? (?:still )?(?:keep|maintain|claim|stand by|can (?:still )?(?:support|defend|claim))| (?:still )?(?:remains|stands|holds)(?: true)?|(?:'s|’s| is) (?:still )?left)(?: of [^:\\n]{1,80}?)?(?:\\s*\\([^)\\n]*\\))?(?:,? narrowed)?(?:\\s+is(?: only)?(?: this| narrow(?:er)?| smaller| simpler)?)?${SEPARATOR}`,
+  // "I concede C1 in part; I still claim: ...", as the format asks, or with no colon ("I still claim a kid header is needed").
+  "\\bi (?:still|now|only) (?:claim|maintain|hold|stand by)(?: that)?(?:\\s*[:—–]\\s*|\\s+)",
   // The claim runs on over its continuation lines (a nested list included) up to a blank line or the next top-level item.
 ].map((source) => new RegExp(`${source}([^\\n]*(?:\\n(?![ \\t]*\\n|[-*+]\\s|#)[^\\n]*)*)`, 'i'));
 const REVISION = STATED.slice(0, 2);
@@ -232,7 +235,7 @@ export function narrowedClaim(answer: string): string | undefined {
   const stated = statedClaim(text);
   if (stated) return stated;
   // Negations blanked out in place, so that indices still point into the text.
-  const affirmed = NEGATED.reduce((t, re) => t.replace(re, (m) => ' '.repeat(m.length)), text);
+  const affirmed = NEGATED.reduce((t, re) => t.replace(re, (m) => ' '.repeat(m.length)), withoutOffers(text));
   const given = GIVEN.map((re) => re.exec(affirmed)?.index).filter((i) => i !== undefined);
   const from = given.length ? Math.min(...given) : 0;
   // The turn belongs to the concession's own sentence ("I concede X, but <claim>"): a "But" sentences later may start

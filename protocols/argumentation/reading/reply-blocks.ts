@@ -1,4 +1,5 @@
 import { answerPieces, answerRefs, rowRefs } from './reply-answers.js';
+import { isNewItem, isNewPointsMark } from './reply-paragraphs.js';
 
 export type BlockKind = 'numbered' | 'answer' | 'heading' | 'fence' | 'table' | 'quote' | 'bullet' | 'para';
 
@@ -144,6 +145,16 @@ export function splitBlocks(text: string, quick: boolean, iteration?: number): B
       if (current && !blank) current.lines.push(first);
       else start(kindOf(first), first);
       answers();
+      continue;
+    }
+    // "New points:" ends the answers above it even with no blank line before it; so does a paragraph that opens "New: ...".
+    if (top && isNewPointsMark(line)) {
+      start('heading', line, { title: line.replace(/[*_`#]/g, '').replace(/[:\s]+$/, '').trim() });
+      current = undefined;
+      continue;
+    }
+    if (top && current && !blank && isNewItem(line)) {
+      start(kindOf(line), line);
       continue;
     }
     const bold = top ? boldTitle(line) : undefined;

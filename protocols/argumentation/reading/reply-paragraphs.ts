@@ -65,6 +65,21 @@ export function isLeadIn(text: string): boolean {
   return !t.includes('\n') && t.length <= 80 && LEAD_IN.test(t);
 }
 
+// The end of the answers, as the format asks for it: "New points:" on a line of its own (bold, a heading, or bare).
+const NEW_POINTS = /^(?:(?:new|further|additional|other|standalone|separate)\s+(?:points?|arguments?|claims?|items?)|new)(?:\s*\([^)\n]{0,80}\))?\s*:?$/i;
+// An item that says it stands alone: "3. New: ...", "New point — ...", "(new) ...".
+const NEW_ITEM = /^\W*(?:new(?:,?\s+(?:standalone|separate|independent))?(?:\s+(?:point|argument|claim|item))?\s*[:—–]|[([]new[)\]])/i;
+
+/** A line that closes every answer above it: what follows answers no challenge or objection. */
+export function isNewPointsMark(line: string): boolean {
+  return NEW_POINTS.test(plain(line).replace(/^#{1,6}\s+/, ''));
+}
+
+/** An item or paragraph that opens by saying it is new: a point of its own, never part of the answer above it. */
+export function isNewItem(text: string): boolean {
+  return NEW_ITEM.test(plain(text));
+}
+
 /** A paragraph that asks the user something: its questions, sentence by sentence; none if it is not one. */
 export function questionsIn(text: string): string[] {
   const t = plain(text);

@@ -1,11 +1,14 @@
+import type { NumberNotPoint } from '../../../schemas/argumentation.js';
 import type { ReadAnswer, ReadPoint, ReadSection, Reading } from './reading.js';
 import { answerKind, answerRefs, idsIn, loneConcessions, mentionsIn, narrowedClaim, sharedKind, undress } from './reply-answers.js';
+import { splitAdditions } from './reply-additions.js';
 import { splitBlocks, type Block } from './reply-blocks.js';
 import { countLabels, firstLabel } from './reply-labels.js';
 import { supersededIn } from './reply-versions.js';
 import {
   isClosing,
   isLeadIn,
+  isNewItem,
   isNothingFurther,
   isOffer,
   isOtherTitle,
@@ -66,6 +69,7 @@ export function readReply(text: string, context: ReadContext = {}): Reading {
   let nothingFurther = false;
   // "Nothing further" lines are read as such, yet an id they name is still listed (see mentionsIn).
   const dropped: string[] = [];
+  const notPoints: NumberNotPoint[] = [];
   const open = (part: Part): void => {
     parts.push(part);
     current = part;
@@ -107,6 +111,7 @@ export function readReply(text: string, context: ReadContext = {}): Reading {
       const item = [rest, ...block.lines.slice(1)];
       // "2. No further points. My final position is ..." closes the reply: a restatement, not a new point.
       if (refs.length === 0 && isNothingFurther(sentences(rest.replace(/[*_`]/g, ''))[0] ?? '')) {
+        notPoints.push({ number: block.number ?? 0, as: 'nothing-further' });
         if (onlyNothingFurther(item.join('\n'))) {
           dropped.push(item.join('\n'));
           current = undefined;
@@ -114,8 +119,14 @@ export function readReply(text: string, context: ReadContext = {}): Reading {
         else open({ type: 'section', title: '', scope: 'closing', lines: item });
         continue;
       }
-      if (refs.length > 0) open({ type: 'answer', refs, lines: item, own: [...item] });
-      else if (current?.type === 'questions' && questionScope) current.questions?.push(itemText([rest, ...block.lines.slice(1)]));
+      if (refs.length > 0) {
+        open({ type: 'answer', refs, lines: item, own: [...item] });
+        notPoints.push({ number: block.number ?? 0, as: 'answer', refs });
+      } else if (isNewItem(rest) && !questionScope) open({ type: 'point', number: block.number, headed: block.headed, style: block.style, lines: item });
+      else if (current?.type === 'questions' && questionScope) {
+        current.questions?.push(itemText([rest, ...block.lines.slice(1)]));
+        notPoints.push({ number: block.number ?? 0, as: 'question' });
+      }
       else if (current && holdsList(current, block)) {
         append(current, block, true);
         current.subNumber = block.number;
@@ -139,6 +150,11 @@ export function readReply(text: string, context: ReadContext = {}): Reading {
         current.questions?.push(...asked);
         continue;
       }
+    }
+    // "New: ..." after an answer is not part of it: a paragraph of its own for the orchestrator to read.
+    if (current?.type === 'answer' && block.kind === 'para' && isNewItem(body)) {
+      open({ type: 'section', title: '', scope: 'closing', lines: block.lines });
+      continue;
     }
     if (block.kind === 'para' && block.blankBefore) {
       if (isQuestionsLead(block.lines[0] ?? '')) {
@@ -168,7 +184,7 @@ export function readReply(text: string, context: ReadContext = {}): Reading {
     if (current && current.type !== 'questions' && !trailing) append(current, block);
     else open({ type: 'section', title: '', scope: 'closing', lines: block.lines });
   }
-  return assemble(text, parts, nothingFurther, quick, dropped);
+  return assemble(text, parts, nothingFurther, quick, dropped, notPoints);
 }
 
 /** A part that ends with "...:", a rollout section or a point with a list of its own owns the numbered list under it. */
@@ -263,7 +279,7 @@ function itemText(lines: string[]): string {
     .trim();
 }
 
-function assemble(text: string, parts: Part[], nothingFurther: boolean, quick: boolean, dropped: string[]): Reading {
+function assemble(text: string, parts: Part[], nothingFurther: boolean, quick: boolean, dropped: string[], notPoints: NumberNotPoint[]): Reading {
   const points: ReadPoint[] = [];
   const byRef = new Map<string, { texts: string[]; owns: string[]; shared: boolean; heading?: string; items: number }>();
   const sections: ReadSection[] = [];
@@ -280,8 +296,10 @@ function assemble(text: string, parts: Part[], nothingFurther: boolean, quick: b
     if (part.type === 'headline') headline = body || undefined;
     else if (part.type === 'point') {
       const asked = askedAsPoint(body);
-      if (asked) questions.push(asked);
-      else points.push(readPoint(part.number ?? 0, body, group?.title));
+      if (asked) {
+        questions.push(asked);
+        notPoints.push({ number: part.number ?? 0, as: 'question' });
+      } else points.push(readPoint(part.number ?? 0, body, group?.title));
       if (group) group.used = true;
     } else if (part.type === 'answer') {
       const own = (part.own ?? part.lines).join('\n').trim();
@@ -314,13 +332,16 @@ function assemble(text: string, parts: Part[], nothingFurther: boolean, quick: b
     const said = words(undress(own).replace(/^.*?\b(?:re|on|to)?\s*[CP]\d+(?:\.\d+)?\W*/i, '')) >= 3 ? own : body;
     const kind = shared ? sharedKind(ref, said, quick) : answerKind(said);
     const label = firstLabel(own) ?? firstLabel(body);
-    const narrowed = kind === 'partial-concession' || kind === 'unclear' ? narrowedClaim(said) : undefined;
+    // New content in an answer that gives something up is no part of what it keeps (a defense may elaborate as it likes).
+    const { kept, added } = kind === 'defense' ? { kept: said, added: [] } : splitAdditions(said);
+    const narrowed = kind === 'partial-concession' || kind === 'unclear' ? narrowedClaim(kept) : undefined;
     answers.push({
       ref,
       kind,
       text: body,
       own,
       ...(narrowed ? { narrowedClaim: narrowed } : {}),
+      ...(added.length ? { added } : {}),
       ...(kind === 'partial-concession' && !narrowed && items > 0 && /:\s*\**\s*$/.test(own) ? { keptByItems: true } : {}),
       ...(label ? { label } : {}),
       ...(heading ? { heading } : {}),
@@ -337,7 +358,8 @@ function assemble(text: string, parts: Part[], nothingFurther: boolean, quick: b
   const headings = [...points, ...answers].map((x) => x.heading ?? '');
   const chunks = [headline ?? '', ...headings, ...sections.map((s) => `${s.title}\n${s.text}`), ...questions, ...answers.map((a) => a.text), ...dropped];
   const mentions = mentionsIn(chunks, new Set(answers.map((a) => a.ref)), quick);
-  return { ...(headline ? { headline } : {}), points, answers, nothingFurther, questions, sections, mentions, labels: countLabels(text) };
+  const numbersNotPoints = notPoints.sort((a, b) => a.number - b.number);
+  return { ...(headline ? { headline } : {}), points, answers, numbersNotPoints, nothingFurther, questions, sections, mentions, labels: countLabels(text) };
 }
 
 const words = (text: string): number => text.split(/\s+/).filter(Boolean).length;

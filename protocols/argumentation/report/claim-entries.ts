@@ -15,7 +15,7 @@ import { inPlay, refText, type ClaimEntry } from './claim-record.js';
 
 export const INDENT = '  ';
 /** How the lines under a claim begin that quote something other than the claim: its history, its answers' items. */
-export const HISTORY = { narrowed: 'Narrowed from:', replaced: 'Earlier version', parts: 'Read as part of' } as const;
+export const HISTORY = { narrowed: 'Narrowed from:', replaced: 'Earlier version', parts: 'Read as part of', answered: 'The consultee answered' } as const;
 
 const full = (value: unknown) => mdText(value, Infinity);
 /** How long a quoted earlier version or answer item may run: history, not the claim. */
@@ -50,6 +50,21 @@ function parts(state: DeliberationState, e: ClaimEntry<unknown>): string[] {
   ]);
 }
 
+/**
+ * What the consultee said in each answer made for the claim (or a version it replaced), in full: a claim the
+ * orchestrator restated in its own words, or new content in a concession, is then still on the record.
+ */
+function answered(state: DeliberationState, versions: Point[]): string[] {
+  const lines: string[] = [];
+  for (const c of state.challenges.filter((x) => versions.some((p) => p.id === x.pointId))) {
+    const said = c.answers ?? (c.defense ? [{ iter: c.defenseIter, text: c.answerOwnWords ?? c.defense }] : []);
+    for (const a of said) lines.push(`${HISTORY.answered} ${mdText(c.id)}${a.iter ? ` (iteration ${a.iter})` : ''}: ${mdInline(a.text, Infinity)}`);
+  }
+  // Quick mode answers the objection to the point itself.
+  for (const p of versions.filter((x) => x.defense)) lines.push(`${HISTORY.answered} the objection to ${mdText(p.id)}: ${mdInline(p.answerOwnWords ?? p.defense ?? '', Infinity)}`);
+  return lines;
+}
+
 const CLAIM = { empirical: 'Empirical', value: 'Value', logical: 'Logical' } as const;
 
 function agreedDetails(i: AgreedItem): string[] {
@@ -65,7 +80,7 @@ function unresolvedDetails(i: UnresolvedItem): string[] {
 }
 
 function claimEntry<T>(state: DeliberationState, e: ClaimEntry<T>, details: string[]): string {
-  return entry(e.point.id, e.text, [...details, ...history(e), ...parts(state, e)]);
+  return entry(e.point.id, e.text, [...details, ...history(e), ...answered(state, [e.point, ...e.replaced]), ...parts(state, e)]);
 }
 
 export const agreedEntry = (state: DeliberationState, e: ClaimEntry<AgreedItem>) => claimEntry(state, e, agreedDetails(e.item));
@@ -101,5 +116,5 @@ export function notEvaluatedLines(state: DeliberationState): string[] {
 
 /** Before synthesis: the current claims awaiting a verdict, a bucket or an answer. */
 export function inPlayLines(state: DeliberationState): string[] {
-  return inPlay(state).map((p: Point) => entry(p.id, claimText(p, state), [`(${p.status})`]));
+  return inPlay(state).map((p: Point) => entry(p.id, claimText(p, state), [`(${p.status})`, ...answered(state, [p])]));
 }

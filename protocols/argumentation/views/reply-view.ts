@@ -1,6 +1,7 @@
 import type { DeliberationState } from '../../../schemas/argumentation.js';
 import { concededNow } from '../core/queries.js';
 import { keptByItemsClaim } from '../core/claims.js';
+import { numbersNotPointsLines } from '../reading/reply-numbers.js';
 
 const HINTS: Record<string, string> = {
   section: 'not a numbered item: read it as a point (point: "P1.3" appends it to one), a question, or leave it',
@@ -29,6 +30,8 @@ export function replyView(state: DeliberationState): Record<string, unknown> {
     ...state.challenges.filter((c) => c.status === 'conceded' && concededNow(state, c.pointId)).map((c) => ({ challenge: c.id, point: c.pointId, text: c.defense ?? '' })),
     ...quickConceded.map((p) => ({ point: p.id, text: p.defense ?? '' })),
   ];
+  const highest = Math.max(0, ...points.map((p) => Number(p.id.split('.')[1]) || 0));
+  const gaps = (reading?.numbersNotPoints ?? []).filter((n) => n.number < highest);
   const itemsOf = (ref: string) => points.filter((p) => p.partOf === ref).map((p) => p.id);
   const partial = (narrowed: string | undefined, unclear: boolean) => ({
     partialConcession: true,
@@ -39,6 +42,8 @@ export function replyView(state: DeliberationState): Record<string, unknown> {
     iteration: state.n,
     ...(reading?.headline ? { headline: reading.headline } : {}),
     ...(reading?.nothingFurther ? { nothingFurther: true } : {}),
+    // A gap in the point ids (a number that went to an answer, a question or "No further points") is said, so it is no loss to wonder about.
+    ...(gaps.length ? { numbersNotPoints: numbersNotPointsLines(gaps, state.n, (id) => state.points.some((p) => p.id === id)) } : {}),
     points: points.map((p) => ({
       // Its label is in its text (that is where the reader found it): shown once.
       id: p.id,

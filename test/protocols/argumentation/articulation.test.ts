@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { sentences } from '../../../protocols/argumentation/core/queries.js';
-import { judge, judged, points, withTwoPoints } from './helpers.js';
+import { advance, agreeValue, judge, judged, points, withTwoPoints } from './helpers.js';
 
 const ONE = [
   'It ignores managed options (e.g. Amazon MemoryDB) that remove the ops cost.',
@@ -15,10 +15,13 @@ const ONE = [
   'It ignores an outage of the U.S. East region, where most users are.',
   'Peak load comes at 9 a.m. Monday, not at night.',
   'The U.K. team runs it.',
+  // Issue 27 item 5: an elision inside SQL, and a code span, end no sentence.
+  "The sweeper runs SELECT ... FOR UPDATE SKIP LOCKED every 30 s, so a crashed worker's jobs wait up to 30 s.",
+  'It runs `SELECT id FROM jobs. FOR UPDATE` on every poll.',
 ];
 
 describe('sentences', () => {
-  it('does not split at abbreviations, decimals, version numbers or initials', () => {
+  it('does not split at abbreviations, decimals, version numbers, initials, an elision or a code span', () => {
     for (const text of ONE) expect(sentences(text), text).toEqual([text]);
   });
 
@@ -39,6 +42,15 @@ describe('articulation of a flaw', () => {
   it('accepts a flaw naming a dotted initialism (the U.S. East region)', () => {
     const flaw = 'It ignores an outage of the U.S. East region, where most users are.';
     expect(judged(withTwoPoints(), points(['P1.1', { verdict: 'SKEPTICAL', flaw }])).challenges[0]?.objection).toBe(flaw);
+  });
+
+  it('accepts a one-sentence flaw that elides SQL with "..." and holds the advance back for nothing (issue 27 item 5)', () => {
+    const flaw = 'The sweeper runs SELECT ... FOR UPDATE SKIP LOCKED every 30 s, so a crashed worker\'s jobs wait up to 30 s.';
+    expect(judged(withTwoPoints(), { ...points(['P1.1', { verdict: 'SKEPTICAL', flaw }], ['P1.2', agreeValue]), ...advance }).n).toBe(2);
+  });
+
+  it('still splits a sentence that trails off before the next one', () => {
+    expect(sentences('It waits... Then it fails.')).toEqual(['It waits...', 'Then it fails.']);
   });
 
   it('refuses two sentences and quotes the ones it found', () => {

@@ -78,6 +78,39 @@ describe('partial concession', () => {
   });
 });
 
+describe('new content in a concession (issue 27 item 4, the mind\'s words)', () => {
+  const words = 'Re C1: I concede C1 partially: I still claim a kid header is needed, and also that we should migrate all login to OAuth.';
+  const oauth = 'we should migrate all login to OAuth.';
+
+  it('CONSTRUCTIVE: the new argument is a point to judge; once the orchestrator states the claim, the report still has it and quotes the answer', () => {
+    const r = apply(challenged(), 'reply_record', { text: words });
+    expect(r.ok && r.effects).toContain('P2.1: a new argument inside the answer to C1, a point of its own: judge it');
+    let s = r.ok ? r.state : challenged();
+    expect(s.challenges[0]).toMatchObject({ status: 'defended', partial: true, narrowedClaim: 'a kid header is needed.', answers: [{ iter: 2, text: words }] });
+    expect(s.points.find((p) => p.id === 'P2.1')).toMatchObject({ status: 'pending-triage', text: oauth });
+    // The orchestrator states the claim in its own words: the new argument is judged on its own, not lost with the rest.
+    refusedWith(judge(s, { challenges: [{ id: 'C1', verdict: 'accepted', ...valueEvidence, reason: 'rotation needs the kid', claim: 'A kid header is needed.' }], ...advance }), 'anti-authority');
+    s = judged(s, { challenges: [{ id: 'C1', verdict: 'accepted', ...valueEvidence, reason: 'rotation needs the kid', claim: 'A kid header is needed.' }], ...points(['P2.1', { triage: 'out-of-scope', reason: 'a login migration is not the question' }]), ...advance });
+    s = judged(reply(s, 'No further points.'), advance);
+    const md = reportOf(step(s, 'synthesize', { recommendation: 'Redis, with a kid header.', confidence: 'medium' }));
+    expect(md).toContain(`**P2.1** ${oauth}`);
+    expect(md).toContain('The consultee answered C1 (iteration 2): Re C1: I concede C1 partially: I still claim a kid header is needed, and also that we should migrate all login to OAuth.');
+  });
+
+  it('DEVELOPMENT: the new argument is Not Evaluated (phase-violation), and said so', () => {
+    let s = challenged();
+    // Rebutted until CONSTRUCTIVE (extended while the dispute is open) gives way to DEVELOPMENT.
+    while (s.phase === 'CONSTRUCTIVE') s = judged(reply(s, 'Re C1: it holds. INFERENCE'), { challenges: [{ id: 'C1', verdict: 'rebutted', reason: 'a warm set refills in seconds here' }], ...advance });
+    expect([s.n, s.phase]).toEqual([4, 'DEVELOPMENT']);
+    const r = apply(s, 'reply_record', { text: words });
+    expect(r.ok && r.effects).toContain('P4.1 -> Not Evaluated (phase-violation: a new argument inside the answer to C1 in DEVELOPMENT)');
+    s = r.ok ? r.state : s;
+    expect(s.notEvaluated).toContainEqual(expect.objectContaining({ ref: 'P4.1', reason: 'phase-violation' }));
+    // Each answer is kept in the consultee's words, one per iteration.
+    expect(s.challenges[0]?.answers?.map((a) => a.iter)).toEqual([2, 3, 4]);
+  });
+});
+
 describe('judging challenges', () => {
   const defended = (first: object = skeptical) => reply(challenged(first), 'Re C1: warm restarts matter for us. EVIDENCE: runbook.md:4 "restart weekly"');
   const accepted = { id: 'C1', verdict: 'accepted', reason: 'weekly restarts make warm-up matter' };

@@ -35,6 +35,22 @@ describe('quick mode', () => {
     expect(r.buckets.unresolved).toMatchObject([{ pointId: 'P1.2', status: 'tradeoff' }]);
   });
 
+  it('a point kept with a conditional offer to drop it stays contested, not Dismissed CONCEDED (issue 27, the mind\'s words)', () => {
+    const s = judged(quick(), { ...points(['P1.1', skeptical], ['P1.2', agreeValue], ['P1.3', agreeValue]), ...advance });
+    const r = apply(s, 'reply_record', { text: 'Re P1.1: INFERENCE: I disagree and keep P1.1. The objection ... shows no run on Node 20 ... If that passes, I drop P1.1.' });
+    expect(r.ok && r.effects).toContain('P1.1 defended: place it (bucket)');
+    expect(r.ok && r.state.buckets.dismissed).toEqual([]);
+    expect(r.ok && r.state.points.find((p) => p.id === 'P1.1')).toMatchObject({ status: 'contested', answer: 'defense' });
+  });
+
+  it('new content in a partial concession is a point of its own, not part of the narrowed claim (issue 27 item 4)', () => {
+    const r = apply(objected(), 'reply_record', { text: 'Re P1.2: I concede P1.2 partially: I still claim a second service needs its own on-call, and also that we should migrate all login to OAuth.' });
+    expect(r.ok && r.effects).toContain('P2.1: a new argument inside the answer on P1.2, a point of its own: judge it');
+    const s = r.ok ? r.state : objected();
+    expect(s.points.find((p) => p.id === 'P1.2')).toMatchObject({ answer: 'partial', narrowed: 'a second service needs its own on-call.' });
+    expect(s.points.find((p) => p.id === 'P2.1')).toMatchObject({ status: 'pending-triage', text: 'we should migrate all login to OAuth.' });
+  });
+
   it('a partial concession keeps the narrowed claim for the report', () => {
     const s = reply(objected(), 'Re P1.2: partly conceded. Narrowed claim: Redis Streams add a service unless one is already run.');
     expect(s.points.find((p) => p.id === 'P1.2')).toMatchObject({ status: 'contested', narrowed: expect.stringContaining('unless one is already run') });

@@ -29,6 +29,8 @@ interface ExpectedAnswer {
   has?: string;
   /** A partial concession: what its narrowed claim must contain; null: none can be cut out. */
   narrowed?: string | null;
+  /** New arguments inside an answer that gives something up, each read as a point of its own (what each contains). */
+  added?: string[];
 }
 export interface Expected {
   headline?: string | null;
@@ -146,6 +148,8 @@ export function mismatches(reply: CorpusReply, reading = readCorpusReply(reply))
     if (want.kind !== got.kind) out.push(`${at}: kind expected ${want.kind}, read ${got.kind}`);
     if (want.has && !contains(got.text, want.has)) out.push(`${at}: lacks ${show(want.has)}; text ${show(got.text)}`);
     if (want.narrowed && !contains(got.narrowedClaim ?? '', want.narrowed)) out.push(`${at}: narrowed claim lacks ${show(want.narrowed)}; read ${show(got.narrowedClaim ?? '(none)')}`);
+    const added = got.added ?? [];
+    if ((want.added ?? []).length !== added.length || (want.added ?? []).some((a, i) => !contains(added[i] ?? '', a))) out.push(`${at}: new arguments expected [${(want.added ?? []).map(show)}], read [${added.map(show)}]`);
     if (want.narrowed === null && got.narrowedClaim !== undefined) out.push(`${at}: expected no narrowed claim (it cannot be cut out), read ${show(got.narrowedClaim)}`);
   }
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { DeliberationState } from '../../../schemas/argumentation.js';
-import { buildConsulteePrompt } from '../../../protocols/argumentation/index.js';
-import { advance, agreeValue, judged, points, reply, skeptical, start } from './helpers.js';
+import { buildConsulteePrompt, replyView } from '../../../protocols/argumentation/index.js';
+import { advance, agreeValue, judged, points, reply, skeptical, start, withTwoPoints } from './helpers.js';
 
 const notes = (prompt: string) => /How your last reply was read[^\n]*\n((?:- .*\n?)*)/.exec(prompt)?.[1]?.trim().split('\n') ?? [];
 
@@ -85,5 +85,38 @@ describe('how the last reply was read, told to the consultee (issue 20, one map)
     let s = start({ mode: 'quick' });
     s = judged(reply(s, '1. Redis. INFERENCE\n1. Memcached. GUESS'), { ...points(['P1.1', agreeValue], ['P1.2', { verdict: 'SKEPTICAL', flaw: 'Both are one package.' }]), ...advance });
     expect(notes(buildConsulteePrompt(s, 'next'))).toEqual(['- points: P1.1, P1.2 (your 1.)']);
+  });
+
+  it('says what each number that is no point became: an answer, a question, "No further points" (issue 27 item 3)', () => {
+    let s = judged(withTwoPoints({ mode: 'standard' }), { ...points(['P1.1', skeptical], ['P1.2', agreeValue]), ...advance });
+    s = reply(s, '1. Re C1: it holds, a restart loses the warm set. INFERENCE\n2. Question for you: what is the budget?\n3. Memcached has no replication. GUESS\n4. No further points.');
+    s = judged(s, { ...points(['P2.3', agreeValue]), challenges: [{ id: 'C1', verdict: 'rebutted', reason: 'a warm set refills in seconds here' }], ...advance });
+    expect(notes(buildConsulteePrompt(s, 'next'))).toEqual([
+      '- points: P2.3',
+      '- your 1.: an answer to C1, not a point (no P2.1)',
+      '- your 2.: a question for the user, not a point (no P2.2)',
+      '- your 4.: "No further points", not a point (no P2.4)',
+    ]);
+  });
+});
+
+describe('the orchestrator sees what each number that is no point became (issue 27 item 3)', () => {
+  const objected = () => {
+    const s = reply(start({ mode: 'quick' }), [1, 2, 3, 4, 5, 6].map((i) => `${i}. Claim ${i}. INFERENCE`).join('\n'));
+    return judged(s, { ...points(['P1.1', skeptical], ['P1.2', skeptical], ['P1.3', agreeValue], ['P1.4', agreeValue], ['P1.5', agreeValue], ['P1.6', skeptical]), ...advance });
+  };
+
+  it('a quick reply numbered 1-7 whose 1., 2. and 6. answer objections says why P2.1, P2.2 and P2.6 are missing', () => {
+    const view = replyView(reply(objected(), '1. Re P1.1: it holds. INFERENCE\n2. Re P1.2: it holds too. INFERENCE\n3. a. INFERENCE\n4. b. GUESS\n5. c. INFERENCE\n6. Re P1.6: I concede P1.6.\n7. d. INFERENCE\n\nNo further points'));
+    expect(view.numbersNotPoints).toEqual(['1., 2., 6.: answers on P1.1, P1.2, P1.6, not points (no P2.1, P2.2, P2.6)']);
+    expect((view.points as { id: string }[]).map((p) => p.id)).toEqual(['P2.3', 'P2.4', 'P2.5', 'P2.7']);
+    // The unlabelled, unnumbered "No further points" is read as such, not lost.
+    expect(view.nothingFurther).toBe(true);
+  });
+
+  it('a number past the last point leaves no gap among the ids: the view stays lean', () => {
+    const view = replyView(reply(objected(), '1. a. INFERENCE\n2. Re P1.6: I concede P1.6.\n3. No further points'));
+    expect(view.numbersNotPoints).toBeUndefined();
+    expect(view.nothingFurther).toBe(true);
   });
 });

@@ -68,6 +68,17 @@ describe('evidence resolves to facts of the right provenance', () => {
     judged(s, points(['P1.1', { ...agreeEmpirical, evidence: 'docs/codex.md:4 "Codex runs commands in a sandbox"' }]));
   });
 
+  it('takes execution evidence whose aside points to a point; refuses evidence that rests on one (issue 27 item 6)', () => {
+    const s = withLedger();
+    const execution = { ...agreeEmpirical, evidenceType: 'execution' };
+    const evidence = '$ node scripts/check-total.js\nOrder total: 41.20 (exit 0), measured on a copy that is not an Order (see P1.2)';
+    expect(judged(s, points(['P1.1', { ...execution, evidence }])).buckets.agreed[0]).toMatchObject({ pointId: 'P1.1', evidence });
+    for (const aside of ['`redis-cli CONFIG GET appendonly` -> "yes" (cf. P1.2)', 'redis.conf:12 "appendonly yes"; see P1.2 and P1.1']) judged(s, points(['P1.1', { ...execution, evidence: aside }]));
+    for (const rests of ['the run in P1.2', 'it was measured (see P1.2)', '(see P1.2)', '`npm test` -> 120 passed, as P1.2 showed', 'Codex measured it (see P1.2): `npm test` -> 120 passed']) {
+      refusedWith(judge(s, points(['P1.1', { ...execution, evidence: rests }])), 'evidence-gate');
+    }
+  });
+
   it('premises are fact ids, normalised and stored canonically; a point is no premise', () => {
     const logical = { verdict: 'AGREE', claimType: 'logical', reason: 'a restart keeps what AOF wrote' };
     const s = judged(withLedger(), points(['P1.1', { ...logical, premises: ['f1', 'F03'] }]));

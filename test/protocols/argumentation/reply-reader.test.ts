@@ -151,6 +151,47 @@ describe('readReply: answers', () => {
   });
 });
 
+describe('readReply: where an answer ends (issue 27 item 2)', () => {
+  const read = (text: string, quick = false) => readReply(text, { quick }).points.map((p) => [p.number, p.partOf ?? null]);
+
+  it('an item opening "New:" after an answer and its items is a point of its own, not the answer\'s next item', () => {
+    expect(read('Re C4: the cap holds, for two reasons:\n\n1. The pool is 20. INFERENCE\n2. The workers are 8. INFERENCE\n\n3. New: use pgbouncer in transaction mode. INFERENCE')).toEqual([
+      [1, 'C4'],
+      [2, 'C4'],
+      [3, null],
+    ]);
+    expect(read('Re P1.4: the cap holds, for two reasons:\n1. The pool is 20. INFERENCE\n2. The workers are 8. INFERENCE\n3. New point: use pgbouncer. INFERENCE', true)).toEqual([
+      [1, 'P1.4'],
+      [2, 'P1.4'],
+      [3, null],
+    ]);
+  });
+
+  it('a "New points:" line ends every answer above it, with or without a blank line before it', () => {
+    for (const mark of ['New points:', '**New points:**', '## New points', 'New points (not part of any answer):']) {
+      expect(read(`Re C4: the cap holds, for two reasons:\n1. The pool is 20. INFERENCE\n2. The workers are 8. INFERENCE\n${mark}\n3. Use pgbouncer. INFERENCE\n4. Add HAProxy. GUESS`), mark).toEqual([
+        [1, 'C4'],
+        [2, 'C4'],
+        [3, null],
+        [4, null],
+      ]);
+    }
+  });
+
+  it('an unnumbered "New: ..." paragraph under an answer is not part of it: a section for the orchestrator to read', () => {
+    const r = readReply('Re C4: the cap holds; the pool is 20. INFERENCE\nNew: use pgbouncer in transaction mode. INFERENCE');
+    expect(r.answers.map((a) => a.text)).toEqual(['Re C4: the cap holds; the pool is 20. INFERENCE']);
+    expect(r.sections.map((x) => x.text)).toEqual(['New: use pgbouncer in transaction mode. INFERENCE']);
+  });
+
+  it('a new constraint or a new number inside an answer stays in it', () => {
+    expect(read('Re C4: the cap holds, for two reasons:\n1. New constraint: the pool is 20. INFERENCE\n2. The workers are 8. INFERENCE')).toEqual([
+      [1, 'C4'],
+      [2, 'C4'],
+    ]);
+  });
+});
+
 describe('readReply: mentions', () => {
   it('keeps a new point that mentions a challenge a point', () => {
     const r = readReply('1. INFERENCE: This falls out of C1: during failover the lag grows.');

@@ -40,6 +40,44 @@ describe('answerKind: a defense or a partial concession is never read as a full 
     expect(answerKind(text)).toBe('concession');
   });
 
+  // Issue 27 item 1: the first is the mind's own words, read as a concession in quick mode.
+  it.each([
+    'Re P1.1: INFERENCE: I disagree and keep P1.1. The objection ... shows no run on Node 20 ... If that passes, I drop P1.1.',
+    "I'd concede only if you show a run on Node 20.",
+    "Show me the timings and I'll withdraw it.",
+    'If your run passes I drop it.',
+    "Should the Node 20.19 run pass, I'll withdraw P1.1.",
+    'I keep P1.1 unless someone shows a run on Node 20; once one passes, I drop it.',
+    'I will concede C1 the moment you post a passing run.',
+    'Provided the CI matrix goes green on Node 20, consider P1.1 withdrawn. Until then it stands.',
+    'Give me a benchmark under 5 ms and I give up the claim.',
+    'Were the migration to cost more than a sprint, I would retract this. It costs two days (F3).',
+    "If you're right about the lock order, I concede; I don't think you are: F4 shows the order.",
+    "You'd be right if the table were partitioned; it isn't (F3).",
+    'Assuming the rerun reproduces your number, I concede the figure. Nobody has rerun it yet.',
+    "I'll withdraw it, provided the run passes on Node 20.",
+  ])('a conditional offer keeps the claim: %s', (text) => {
+    expect(answerKind(text)).toBe('defense');
+  });
+
+  it.each([
+    'I concede C1, even if it stings.',
+    'I concede C1. If you want numbers, F4 has them.',
+    'Withdrawn. If the Node 20 run had passed I would have kept it, but it failed.',
+    // Words that set a condition only opening a clause, and "if" for "whether", set none here.
+    'I concede C1: the jobs ran once a day, not every minute.',
+    'I concede C1: the numbers provided in F4 were synthetic.',
+    'I concede C1: I was assuming a single node.',
+    "I concede C1; I don't know if the run even happened.",
+    'I concede, if reluctantly, that the figure was a guess.',
+    'I get the point and I withdraw P1.1.',
+  ])(
+    'a concession beside a condition still gives the claim up: %s',
+    (text) => {
+      expect(answerKind(text)).toBe('concession');
+    },
+  );
+
   it('never takes a quoted challenge for the claim kept', () => {
     expect(narrowedClaim('> **C2:** withdraw the claim or narrow it to: low-volume tables.\n\nI concede the figure, but batching still cuts round trips under load.')).toBe('batching still cuts round trips under load.');
     expect(narrowedClaim('Partially. The figure goes. The direction is still right: batching cuts round trips on fsync-bound disks.')).toBe('batching cuts round trips on fsync-bound disks.');
