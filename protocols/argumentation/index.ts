@@ -90,4 +90,4 @@ export function applyMove(state: DeliberationState, name: string, input: unknown
   return (result.ok && overCapacity(state, result.state)) || result;
 }
 export { replyView } from './views/reply-view.js';
-export { effectsView } from './views/effects-view.js';
+export { contradictingEffects, effectsView } from './views/effects-view.js';

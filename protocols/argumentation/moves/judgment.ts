@@ -108,8 +108,12 @@ export function judge(state: DeliberationState, input: JudgeInput, ctx: MoveCont
     else {
       const from = effects.length;
       run('phase', undefined, (s) => iterationAdvance(s, { trivial: phase.trivial }, ctx));
-      // The warrant recorded in this same judgment has just said why the test waits.
-      if (phase.stressTestWarranted) effects.splice(from, Infinity, ...effects.slice(from).filter((e) => !e.startsWith('stress test warranted but not run')));
+      // The warrant recorded in this same judgment has just said why the test waits; an advance that asks for it has the last word.
+      if (phase.stressTestWarranted) {
+        const asked = effects.slice(from).some((e) => e.startsWith('stress test required'));
+        const said = (e: string, i: number) => (asked ? i >= from || !e.startsWith('stress test warranted; not yet') : i < from || !e.startsWith('stress test warranted but not run'));
+        effects.splice(0, Infinity, ...effects.filter(said));
+      }
     }
   }
   if (input.synthesis) {
