@@ -1,7 +1,7 @@
 import type { TopLevelSpec } from 'vega-lite';
 import type { DeliberationState } from '../../schemas/argumentation.js';
 import type { AuditRecord } from '../../state/audit-log.js';
-import { challengeTimeline, phaseOf } from '../argumentation/report/timeline.js';
+import { challengeOutcome, challengeTimeline, phaseOf } from '../argumentation/report/timeline.js';
 import { bucketClaims, isInconclusive, unblockLines, type ClaimEntry } from '../argumentation/report/claim-record.js';
 import { notEvaluatedItems } from '../argumentation/report/claim-entries.js';
 import { confidenceText } from '../argumentation/report/report-markdown.js';
@@ -151,7 +151,7 @@ function challengeTable(state: DeliberationState): string {
       tag(c.type, c.type === 'REJECT' ? 'dismissed' : 'unresolved'),
       c.objection,
       c.defense ?? null,
-      tag(c.resolution ?? c.status, c.resolution === 'accepted' || c.status === 'conceded' ? 'agreed' : c.resolution === 'rejected' ? 'dismissed' : 'unresolved'),
+      tag(challengeOutcome(state, c), c.resolution === 'accepted' || c.status === 'conceded' || c.resolution === 'conceded-by-replacement' ? 'agreed' : c.resolution === 'rejected' ? 'dismissed' : 'unresolved'),
       `${c.openedIter}${c.defenseIter !== undefined ? ` → ${c.defenseIter}` : ''}`,
     ]),
   );

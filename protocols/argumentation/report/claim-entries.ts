@@ -31,14 +31,16 @@ function entry(id: string, text: string, details: string[]): string {
   return `- **${mdText(id)}** ${body}${gap}${details.join(`  \n${INDENT}`)}`;
 }
 
-function history(e: ClaimEntry<unknown>): string[] {
+function history(state: DeliberationState, e: ClaimEntry<unknown>): string[] {
   const lines = e.point.narrowed ? [`${HISTORY.narrowed} ${mdInline(e.point.text, HISTORY_CHARS)}`] : [];
-  // Each version says who replaced the one before it.
+  // Each version says who replaced the one before it, and the challenge its replacement conceded.
   const chain = [e.point, ...e.replaced];
   e.replaced.forEach((older, index) => {
     const by = chain[index]!.supersededOn;
     const was = older.was?.status ? `, ${older.was.status} then` : '';
-    lines.push(`${HISTORY.replaced} **${mdText(older.id)}** (iteration ${older.iter}${was}${by ? `; replaced by the ${by}` : ''}): ${mdInline(claimText(older), HISTORY_CHARS)}`);
+    const challenge = state.challenges.find((c) => c.id === older.was?.challenge?.id);
+    const conceding = challenge?.resolution === 'conceded-by-replacement' ? `${by ? ',' : ';'} conceding ${mdText(challenge.id)}` : '';
+    lines.push(`${HISTORY.replaced} **${mdText(older.id)}** (iteration ${older.iter}${was}${by ? `; replaced by the ${by}` : ''}${conceding}): ${mdInline(claimText(older), HISTORY_CHARS)}`);
   });
   return lines;
 }
@@ -65,7 +67,7 @@ function unresolvedDetails(i: UnresolvedItem): string[] {
 }
 
 function claimEntry<T>(state: DeliberationState, e: ClaimEntry<T>, details: string[]): string {
-  return entry(e.point.id, e.text, [...details, ...history(e), ...parts(state, e)]);
+  return entry(e.point.id, e.text, [...details, ...history(state, e), ...parts(state, e)]);
 }
 
 export const agreedEntry = (state: DeliberationState, e: ClaimEntry<AgreedItem>) => claimEntry(state, e, agreedDetails(e.item));
