@@ -3,6 +3,7 @@ import type { DeliberationState } from '../../../schemas/argumentation.js';
 import { placeUnresolved, terminate } from '../core/mutations.js';
 import { nextLegalMoves } from '../rules/legal-moves.js';
 import { disputedList, iterationCap, lastIteration, phaseFor, pointsWithStatus, quickTurnsSpent, unsettledChallenges } from '../core/queries.js';
+import { convergenceScope } from '../rules/convergence.js';
 import { stressTestBlocker, stressTestMayRun, stressTestOwed } from '../rules/stress-test.js';
 import { accept, draft, refuse, requireActive, type MoveContext, type MoveResult } from './result.js';
 
@@ -54,7 +55,8 @@ export function iterationAdvance(state: DeliberationState, input: IterationAdvan
   const stressOwed = stressTestOwed(next);
   const disputed = disputedList(next);
   const clarifying = pointsWithStatus(next, 'clarification-requested');
-  const converged = !open.length && !contested.length && !clarifying.length && !stressOwed && next.scope.newPoints === 0 && sameList(disputed, next.scope.disputedAtLastAdvance);
+  const scope = convergenceScope(next);
+  const converged = !open.length && !contested.length && !clarifying.length && !stressOwed && scope.newPoints === 0 && sameList(disputed, scope.disputedBefore);
   // Quick mode has no further rounds to argue in: nothing contested means nothing left to settle.
   const quickSettled = next.mode === 'quick' && !contested.length && !clarifying.length;
   // Said of the state before it ends, so the reason is the test's own, not the ending.
