@@ -39,14 +39,14 @@ export async function argumentationHtml(state: DeliberationState, audit: readonl
     bucketSection('agreed', 'Agreed', ['point', 'claim', 'evidence', 'reason'], b.agreed.map(({ item: i, ...e }) => [
       claimCell(e),
       i.claimType,
-      { html: `${tag(i.evidenceType, i.evidenceType === 'n/a' ? 'na' : 'agreed').html}${i.premises?.length ? ` <span class="muted">from ${esc(i.premises.join(', '))}</span>` : ''}${i.evidence ? ` <span class="muted">${esc(i.evidence)}</span>` : ''}` },
-      i.reason,
+      { html: `${tag(i.evidenceType, i.evidenceType === 'n/a' ? 'na' : 'agreed').html}${i.premises?.length ? ` <span class="muted">from ${esc(i.premises.join(', '))}</span>` : ''}${i.evidence ? ` <span class="muted">${esc(e.say(i.evidence))}</span>` : ''}` },
+      e.say(i.reason),
     ])),
-    bucketSection('dismissed', 'Dismissed', ['point', 'tag', 'reason'], b.dismissed.map(({ item: i, ...e }) => [claimCell(e), tag(i.tag, 'dismissed'), i.reason])),
+    bucketSection('dismissed', 'Dismissed', ['point', 'tag', 'reason'], b.dismissed.map(({ item: i, ...e }) => [claimCell(e), tag(i.tag, 'dismissed'), e.say(i.reason)])),
     bucketSection('unresolved', 'Unresolved', ['point', 'status', 'crux', 'what would settle it'], b.unresolved.map(({ item: i, ...e }) => [
       claimCell(e),
       tag(i.status, 'unresolved'),
-      i.crux,
+      e.say(i.crux),
       [i.measurement && `measure ${i.measurement}`, i.threshold && `threshold ${i.threshold}`, i.verdictChange].filter(Boolean).join('; ') || null,
     ])),
     bucketSection('not-evaluated', 'Not evaluated', ['ref', 'reason', 'note'], notEvaluated.map((i) => [{ html: `<b>${esc(i.ref)}</b> ${esc(refText(state, i.ref))}` }, tag(i.reason), i.note])),
@@ -88,8 +88,8 @@ function warnings(state: DeliberationState): string {
 /** A claim as the report states it: what it now says first, then what it narrowed and the versions it replaced. */
 function claimCell(e: Omit<ClaimEntry<unknown>, 'item'>): { html: string } {
   const history = [
-    ...(e.point.narrowed ? [`narrowed from: ${esc(e.point.text)}`] : []),
-    ...e.replaced.map((p) => `replaces ${esc(p.id)}: ${esc(p.narrowed ?? p.text)}`),
+    ...(e.point.narrowed ? [`narrowed from: ${esc(e.say(e.point.text))}`] : []),
+    ...e.replaced.map((p) => `replaces ${esc(p.id)}: ${esc(e.say(p.narrowed ?? p.text))}`),
   ];
   return { html: `<b>${esc(e.point.id)}</b> ${esc(e.text)}${history.map((h) => ` <span class="muted">(${h})</span>`).join('')}` };
 }

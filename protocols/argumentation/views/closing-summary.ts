@@ -3,6 +3,7 @@ import { withoutFences } from '../../markdown-blocks.js';
 import { bucketClaims, isInconclusive, unblockLines, type ClaimEntry } from '../report/claim-record.js';
 import { notEvaluatedItems } from '../report/claim-entries.js';
 import { confidenceText } from '../report/report-markdown.js';
+import { scratchPaths, type ScratchNeutraliser } from '../core/scratch-paths.js';
 
 /**
  * The deliverable's short form: what the closing result and the status of a finished deliberation
@@ -59,14 +60,14 @@ function agreedWhy({ item }: ClaimEntry<AgreedItem>): string {
   return GROUND[item.evidenceType] || `${item.claimType} claim`;
 }
 
-function arbiterLines(state: DeliberationState): string[] | undefined {
+function arbiterLines(state: DeliberationState, say: ScratchNeutraliser): string[] | undefined {
   const arb = state.arbitration;
   if (!arb) return undefined;
   const flagged = arb.items.filter((i) => i.flagged);
   return [
     `flagged ${flagged.length} of ${arb.items.length}`,
-    ...flagged.map((i) => `${i.ref}: ${i.note ? oneLine(i.note, NOTE_CHARS) : 'no reason given'}`),
-    ...(arb.remarks?.trim() ? [`remarks: ${oneLine(arb.remarks, 2 * NOTE_CHARS)}`] : []),
+    ...flagged.map((i) => `${i.ref}: ${i.note ? oneLine(say(i.note), NOTE_CHARS) : 'no reason given'}`),
+    ...(arb.remarks?.trim() ? [`remarks: ${oneLine(say(arb.remarks), 2 * NOTE_CHARS)}`] : []),
   ];
 }
 
@@ -78,25 +79,28 @@ function notEvaluatedLines(state: DeliberationState): string[] | undefined {
 
 export function closingSummary(state: DeliberationState): ClosingSummary {
   const claims = bucketClaims(state);
+  // The consultee's scratch paths are said as such before any line is cut: a cut path would no longer be recognised.
+  const say = scratchPaths(state);
+  const line = (text: string, max: number) => oneLine(say(text), max);
   const r = state.recommendation;
-  const caveats = r?.caveats.filter((c) => c.trim()).map((c) => oneLine(c, OWN_WORDS_CHARS));
+  const caveats = r?.caveats.filter((c) => c.trim()).map((c) => line(c, OWN_WORDS_CHARS));
   const warnings = [
     state.arbitration?.warning ? `the arbiter flagged ${Math.round(state.arbitration.flaggedRatio * 100)}% of the items: treat this result with caution` : '',
-    isInconclusive(state) ? `inconclusive: nothing was agreed or dismissed; to unblock: ${unblockLines(state).map((l) => oneLine(l, 200)).join('; ') || 'see unresolved'}` : '',
+    isInconclusive(state) ? `inconclusive: nothing was agreed or dismissed; to unblock: ${unblockLines(state).map((l) => line(l, 200)).join('; ') || 'see unresolved'}` : '',
   ].filter(Boolean);
-  const questions = state.surfacedQuestions.map((q) => `${q.id} ${oneLine(q.text, NOTE_CHARS)}`);
+  const questions = state.surfacedQuestions.map((q) => `${q.id} ${line(q.text, NOTE_CHARS)}`);
   const ended = state.termination ? `, ended by ${state.termination.reason}` : '';
   return {
-    question: oneLine(state.question, OWN_WORDS_CHARS),
-    ...(r ? { answer: oneLine(r.text, ANSWER_CHARS), confidence: confidenceText(r) } : {}),
+    question: line(state.question, OWN_WORDS_CHARS),
+    ...(r ? { answer: line(r.text, ANSWER_CHARS), confidence: confidenceText(r) } : {}),
     ...(caveats?.length ? { caveats } : {}),
     ...(warnings.length ? { warnings } : {}),
     agreed: claims.agreed.map((e) => claimLine(e, agreedWhy(e))),
-    dismissed: claims.dismissed.map((e) => claimLine(e, `${e.item.tag}: ${oneLine(e.item.reason, 120)}`)),
-    unresolved: claims.unresolved.map((e) => claimLine(e, `${e.item.status}: ${oneLine(e.item.crux, 120)}`)),
+    dismissed: claims.dismissed.map((e) => claimLine(e, `${e.item.tag}: ${line(e.item.reason, 120)}`)),
+    unresolved: claims.unresolved.map((e) => claimLine(e, `${e.item.status}: ${line(e.item.crux, 120)}`)),
     ...(notEvaluatedLines(state) ? { notEvaluated: notEvaluatedLines(state) } : {}),
     ...(questions.length ? { questions } : {}),
-    ...(arbiterLines(state) ? { arbiter: arbiterLines(state) } : {}),
+    ...(arbiterLines(state, say) ? { arbiter: arbiterLines(state, say) } : {}),
     record: `deliberation ${state.id}: ${state.mode} mode, ${state.framing}, ${state.n} iteration${state.n === 1 ? '' : 's'}${ended}`,
   };
 }
