@@ -50,10 +50,10 @@ export class FactCitations {
     return `@${label} is ${id}`;
   }
 
-  /** An item was refused: its label (if any) names nothing, and ids after this point are no longer predictable. */
+  /** An item was refused: its label (if any) names nothing, not even a fact an earlier item gave it, and ids after this point are no longer predictable. */
   refused(state: DeliberationState, item: string, label?: string): void {
     if (this.stableUpTo === Infinity) this.stableUpTo = state.ledger.length;
-    if (label && !this.named.has(label)) this.named.set(label, { refusedItem: item });
+    if (label) this.named.set(label, { refusedItem: item });
   }
 
   /** The item with each label replaced by its fact's id, or why it cannot be applied as written. */

@@ -104,7 +104,7 @@ export function judge(state: DeliberationState, input: JudgeInput, ctx: MoveCont
   input.ledger?.forEach((fact, i) => {
     const item = `ledger[${i}]`;
     const bad = citations.badLabel(fact.label);
-    if (bad) return refuseItem(item, fact.factId, bad);
+    if (bad) return refuseItem(item, fact.factId, bad, fact.label);
     const before = current.ledger.length;
     if (cite(item, fact.factId, fact, (s, f) => ledgerUpdate(s, f, ctx), fact.label)) {
       const named = citations.added(fact.label, before, current, fact.factId);

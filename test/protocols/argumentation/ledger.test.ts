@@ -129,10 +129,12 @@ describe("a judgment's own new facts are cited safely (issue 27, item 10)", () =
   });
 
   it('a label is a name, not an id, and names one fact', () => {
-    const r = judge(seven(), { ledger: [{ ...version, label: 'F9' }, { ...aof, label: 'run' }, { ...aof, text: 'AOF fsyncs every second', label: 'run' }] });
+    const r = judge(seven(), { ledger: [{ ...version, label: 'F9' }, { ...aof, label: 'run' }, { ...aof, text: 'AOF fsyncs every second', label: 'run' }], ...points(['P1.1', agreedOn('@run: yes')]) });
+    // A label given twice names neither fact: the item citing it cannot tell which was meant.
     expect(r.ok && r.refused?.map((x) => [x.item, x.rule])).toEqual([
       ['ledger[0]', 'fact-label'],
       ['ledger[2]', 'fact-label'],
+      ['points[0]', 'cited-fact-refused'],
     ]);
   });
 });
