@@ -75,7 +75,7 @@ type Step = (s: DeliberationState) => MoveResult;
  * items before it made it (every state reached is one a sequence of legal moves reaches; a point
  * item's triage, verdict and bucket stand or fall together) and comes back with its rule and legal
  * actions. The advance and the synthesis run only when nothing was refused: they presume every
- * decision before them.
+ * decision before them. Facts the judgment adds are cited by the ids they got (fact-labels.ts).
  */
 export function judge(state: DeliberationState, input: JudgeInput, ctx: MoveContext): MoveResult {
   let current = state;
@@ -137,7 +137,7 @@ export function judge(state: DeliberationState, input: JudgeInput, ctx: MoveCont
   if (input.synthesis) {
     if (current.status !== 'terminated') effects.push('synthesis not applied: the deliberation continues');
     else if (refused.length) effects.push('synthesis not applied: some items were refused');
-    else run('synthesis', undefined, (s) => synthesize(s, input.synthesis!, ctx));
+    else cite('synthesis', undefined, input.synthesis, (s, r) => synthesize(s, r, ctx));
     // The synthesis this judgment carried is done: the advance's "synthesize" is no longer a task.
     if (current.report) effects.forEach((e, i) => e.startsWith(CONVERGED) && (effects[i] = 'converged'));
   }

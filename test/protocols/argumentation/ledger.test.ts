@@ -116,6 +116,9 @@ describe("a judgment's own new facts are cited safely (issue 27, item 10)", () =
     const logical = { verdict: 'AGREE', claimType: 'logical', evidenceType: 'deduction', premises: ['aof', '@version'], reason: 'AOF on a current Redis persists writes' };
     const t = judged(seven(), { ledger: [{ ...version, label: 'version' }, { ...aof, label: 'aof' }], ...points(['P1.1', logical]) });
     expect(t.buckets.agreed[0]?.premises).toEqual(['F9', 'F8']);
+    // And in the synthesis the same judgment carries.
+    const ended = judged(seven(), { ledger: [{ ...aof, label: 'aof' }], ...points(['P1.1', agreedOn('@aof')]), phase: { trivial: true }, synthesis: { recommendation: 'Keep Redis with AOF on (@aof).', confidence: 'high' } });
+    expect(ended.recommendation?.text).toBe('Keep Redis with AOF on (F8).');
   });
 
   it('an item citing the label of a refused fact is refused with it, never read as another fact', () => {
