@@ -137,7 +137,11 @@ export const Challenge = z.object({
   evidence: z.string().optional(),
   terminalWhy: z.string().optional(),
   clarificationRequested: z.boolean(),
-  resolution: z.enum(['accepted', 'rejected', 'blocked', 'tradeoff', 'definitional', 'open-at-end', 'superseded']).optional(),
+  /**
+   * superseded: the point was replaced, the objection left standing or moot; conceded-by-replacement: replaced
+   * after an answer that gave part of the claim up (the new version is what the consultee still claims).
+   */
+  resolution: z.enum(['accepted', 'rejected', 'blocked', 'tradeoff', 'definitional', 'open-at-end', 'superseded', 'conceded-by-replacement']).optional(),
 });
 export type Challenge = z.infer<typeof Challenge>;
 

@@ -67,7 +67,7 @@ export const moves: { [name: string]: Move<any> } = {
   arbitration_record: move('arbitration_record', ArbitrationRecordInput, arbitrationRecord),
 };
 
-/** Synthesize as a plain function; on success `state.report` marks the report built (closingSummary, deliberationMarkdown render it). */
+/** Synthesize as a plain function; on success `state.report` marks the report built (answerBrief, deliberationMarkdown render it). */
 export function synthesize(state: DeliberationState, ctx: MoveContext, input: Partial<SynthesizeInput> = {}): MoveResult {
   return synthesizeMove(state, input, ctx);
 }
@@ -90,4 +90,4 @@ export function applyMove(state: DeliberationState, name: string, input: unknown
   return (result.ok && overCapacity(state, result.state)) || result;
 }
 export { replyView } from './views/reply-view.js';
-export { effectsView } from './views/effects-view.js';
+export { contradictingEffects, effectsView } from './views/effects-view.js';

@@ -1,7 +1,7 @@
 import type { TopLevelSpec } from 'vega-lite';
 import type { DeliberationState } from '../../schemas/argumentation.js';
 import type { AuditRecord } from '../../state/audit-log.js';
-import { challengeTimeline, phaseOf } from '../argumentation/report/timeline.js';
+import { challengeOutcome, challengeTimeline, phaseOf } from '../argumentation/report/timeline.js';
 import { bucketClaims, isInconclusive, unblockLines, type ClaimEntry } from '../argumentation/report/claim-record.js';
 import { notEvaluatedItems } from '../argumentation/report/claim-entries.js';
 import { confidenceText } from '../argumentation/report/report-markdown.js';
@@ -39,14 +39,14 @@ export async function argumentationHtml(state: DeliberationState, audit: readonl
     bucketSection('agreed', 'Agreed', ['point', 'claim', 'evidence', 'reason'], b.agreed.map(({ item: i, ...e }) => [
       claimCell(e),
       i.claimType,
-      { html: `${tag(i.evidenceType, i.evidenceType === 'n/a' ? 'na' : 'agreed').html}${i.premises?.length ? ` <span class="muted">from ${esc(i.premises.join(', '))}</span>` : ''}${i.evidence ? ` <span class="muted">${esc(i.evidence)}</span>` : ''}` },
-      i.reason,
+      { html: `${tag(i.evidenceType, i.evidenceType === 'n/a' ? 'na' : 'agreed').html}${i.premises?.length ? ` <span class="muted">from ${esc(i.premises.join(', '))}</span>` : ''}${i.evidence ? ` <span class="muted">${esc(e.say(i.evidence))}</span>` : ''}` },
+      e.say(i.reason),
     ])),
-    bucketSection('dismissed', 'Dismissed', ['point', 'tag', 'reason'], b.dismissed.map(({ item: i, ...e }) => [claimCell(e), tag(i.tag, 'dismissed'), i.reason])),
+    bucketSection('dismissed', 'Dismissed', ['point', 'tag', 'reason'], b.dismissed.map(({ item: i, ...e }) => [claimCell(e), tag(i.tag, 'dismissed'), e.say(i.reason)])),
     bucketSection('unresolved', 'Unresolved', ['point', 'status', 'crux', 'what would settle it'], b.unresolved.map(({ item: i, ...e }) => [
       claimCell(e),
       tag(i.status, 'unresolved'),
-      i.crux,
+      e.say(i.crux),
       [i.measurement && `measure ${i.measurement}`, i.threshold && `threshold ${i.threshold}`, i.verdictChange].filter(Boolean).join('; ') || null,
     ])),
     bucketSection('not-evaluated', 'Not evaluated', ['ref', 'reason', 'note'], notEvaluated.map((i) => [{ html: `<b>${esc(i.ref)}</b> ${esc(refText(state, i.ref))}` }, tag(i.reason), i.note])),
@@ -88,8 +88,8 @@ function warnings(state: DeliberationState): string {
 /** A claim as the report states it: what it now says first, then what it narrowed and the versions it replaced. */
 function claimCell(e: Omit<ClaimEntry<unknown>, 'item'>): { html: string } {
   const history = [
-    ...(e.point.narrowed ? [`narrowed from: ${esc(e.point.text)}`] : []),
-    ...e.replaced.map((p) => `replaces ${esc(p.id)}: ${esc(p.narrowed ?? p.text)}`),
+    ...(e.point.narrowed ? [`narrowed from: ${esc(e.say(e.point.text))}`] : []),
+    ...e.replaced.map((p) => `replaces ${esc(p.id)}: ${esc(e.say(p.narrowed ?? p.text))}`),
   ];
   return { html: `<b>${esc(e.point.id)}</b> ${esc(e.text)}${history.map((h) => ` <span class="muted">(${h})</span>`).join('')}` };
 }
@@ -151,7 +151,7 @@ function challengeTable(state: DeliberationState): string {
       tag(c.type, c.type === 'REJECT' ? 'dismissed' : 'unresolved'),
       c.objection,
       c.defense ?? null,
-      tag(c.resolution ?? c.status, c.resolution === 'accepted' || c.status === 'conceded' ? 'agreed' : c.resolution === 'rejected' ? 'dismissed' : 'unresolved'),
+      tag(challengeOutcome(state, c), c.resolution === 'accepted' || c.status === 'conceded' || c.resolution === 'conceded-by-replacement' ? 'agreed' : c.resolution === 'rejected' ? 'dismissed' : 'unresolved'),
       `${c.openedIter}${c.defenseIter !== undefined ? ` → ${c.defenseIter}` : ''}`,
     ]),
   );

@@ -9,8 +9,8 @@ import { evidenceReason } from '../core/evidence.js';
 export const AgreedFields = {
   claimType: ClaimType.optional().describe('empirical: execution|textual evidence; logical: premises; value: n/a'),
   evidenceType: EvidenceType.optional(),
-  evidence: z.string().optional().describe('output, path:line quote, or verified fact ids'),
-  premises: z.array(z.string()).optional().describe('logical: user/verified fact ids it follows from'),
+  evidence: z.string().optional().describe('output, path:line quote, or verified fact ids (@label: one this judgment adds)'),
+  premises: z.array(z.string()).optional().describe('logical: user/verified fact ids (or @labels) it follows from'),
   reason: z.string().optional().describe('why: AGREE value claims, dismissals, out-of-scope or anchor-shift triage'),
   rerun: z.string().optional().describe("you re-ran Codex's EVIDENCE command: what you saw"),
 };

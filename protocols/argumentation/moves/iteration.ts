@@ -3,7 +3,8 @@ import type { DeliberationState } from '../../../schemas/argumentation.js';
 import { placeUnresolved, terminate } from '../core/mutations.js';
 import { nextLegalMoves } from '../rules/legal-moves.js';
 import { disputedList, iterationCap, lastIteration, phaseFor, pointsWithStatus, quickTurnsSpent, unsettledChallenges } from '../core/queries.js';
-import { stressTestBlocker, stressTestMayRun } from '../rules/stress-test.js';
+import { convergenceScope } from '../rules/convergence.js';
+import { stressTestBlocker, stressTestMayRun, stressTestOwed } from '../rules/stress-test.js';
 import { accept, draft, refuse, requireActive, type MoveContext, type MoveResult } from './result.js';
 
 export const IterationAdvanceInput = z.object({
@@ -50,23 +51,19 @@ export function iterationAdvance(state: DeliberationState, input: IterationAdvan
     terminate(next, 'early-exit-trivial', `factual question settled at iteration ${next.n}`);
     return accept(next, ['early exit (trivial): synthesize'], ctx);
   }
-  const effects: string[] = [];
-  if (stressTestMayRun(next) && !next.stressTest.required) {
-    next.stressTest.required = true;
-    effects.push('stress test required: the next prompt asks for the strongest objection');
-  } else if (next.stressTest.warranted && !next.stressTest.required && !next.stressTest.objection) {
-    effects.push(`stress test warranted but not run: ${stressTestBlocker(next)}`);
-  }
-  // A required stress test holds the deliberation only while it can still run (inside CONSTRUCTIVE).
-  const stressPending = next.stressTest.required && !next.stressTest.objection && next.phase === 'CONSTRUCTIVE';
+  // A test CONSTRUCTIVE still owes holds the deliberation: convergence would end CONSTRUCTIVE before it ran.
+  const stressOwed = stressTestOwed(next);
   const disputed = disputedList(next);
   const clarifying = pointsWithStatus(next, 'clarification-requested');
-  const converged = !open.length && !contested.length && !clarifying.length && !stressPending && next.scope.newPoints === 0 && sameList(disputed, next.scope.disputedAtLastAdvance);
+  const scope = convergenceScope(next);
+  const converged = !open.length && !contested.length && !clarifying.length && !stressOwed && scope.newPoints === 0 && sameList(disputed, scope.disputedBefore);
   // Quick mode has no further rounds to argue in: nothing contested means nothing left to settle.
   const quickSettled = next.mode === 'quick' && !contested.length && !clarifying.length;
+  // Said of the state before it ends, so the reason is the test's own, not the ending.
+  const notRun = stressTestNotRun(next);
   if (converged || quickSettled) {
     terminate(next, 'convergence', converged ? 'no open challenges, no new points, disputed list unchanged' : 'quick: nothing contested');
-    return accept(next, [...effects, `${CONVERGED}: synthesize (delib_synthesize, or synthesis in this judgment)`], ctx);
+    return accept(next, [...notRun, `${CONVERGED}: synthesize (delib_synthesize, or synthesis in this judgment)`], ctx);
   }
   if (lastIteration(next)) {
     for (const c of open) {
@@ -79,26 +76,39 @@ export function iterationAdvance(state: DeliberationState, input: IterationAdvan
     // "synthesize" only when the engine offers it: quick contested points are placed first, and `next` says so.
     const then = nextLegalMoves(next).some((m) => m.move === 'delib_synthesize') ? '; synthesize' : '';
     const unresolved = open.length ? `: ${open.length} open dispute(s) -> Unresolved` : '';
-    return accept(next, [...effects, `${capped ? 'iteration cap reached' : 'quick: both consultee turns spent'}${unresolved}${then}`], ctx);
+    return accept(next, [...notRun, `${capped ? 'iteration cap reached' : 'quick: both consultee turns spent'}${unresolved}${then}`], ctx);
   }
+  const effects: string[] = [];
   const unaddressed = open.some((c) => c.status === 'open' || c.status === 'dropped');
   // Minimal mode keeps the phases (the seed): its coverage check extends CONSTRUCTIVE too; only the stress test is standard's.
-  if (next.mode !== 'quick' && next.n === 2 && !next.extendedConstructive && (unaddressed || stressPending)) {
+  if (next.mode !== 'quick' && next.n === 2 && !next.extendedConstructive && (unaddressed || stressOwed)) {
     next.extendedConstructive = true;
     next.n = 3;
     next.phase = 'CONSTRUCTIVE';
-    effects.push(`extended CONSTRUCTIVE at n=3 (${unaddressed ? 'a dispute left unaddressed' : 'required stress test not run'})`);
+    const why = [unaddressed ? 'a dispute left unaddressed' : '', stressOwed ? 'required stress test not run' : ''].filter(Boolean).join(', and a ');
+    effects.push(`extended CONSTRUCTIVE at n=3 (${why})`);
   } else {
     next.n += 1;
     next.phase = next.mode === 'quick' ? null : phaseFor(next.n);
     // Who sends the next prompt (the server at once, or the orchestrator) is `next`'s to say.
     effects.push(`iteration ${next.n}${next.phase ? ` (${next.phase})` : ''}`);
   }
-  if (next.stressTest.required && !next.stressTest.objection && next.phase !== 'CONSTRUCTIVE') {
-    next.stressTest.lapsed = true;
-    effects.push('the required stress test was not recorded before CONSTRUCTIVE ended: it lapses (the report says so)');
-  }
   next.replyRecorded = false;
+  // The stress test is decided once the next iteration is known: asked for only by a prompt inside CONSTRUCTIVE.
+  const st = next.stressTest;
+  if (st.required && !st.objection && !st.lapsed && next.phase !== 'CONSTRUCTIVE') {
+    st.lapsed = true;
+    effects.push('the required stress test was not recorded before CONSTRUCTIVE ended: it lapses (the report says so)');
+  } else if (stressTestMayRun(next) && !st.required) {
+    st.required = true;
+    effects.unshift('stress test required: the next prompt asks for the strongest objection');
+  } else effects.unshift(...stressTestNotRun(next));
   next.scope = { newPoints: 0, disputedAtLastAdvance: disputed };
   return accept(next, effects, ctx);
+}
+
+/** Why a warranted stress test was not asked for at this advance (nothing when none was warranted, or it is asked, ran or lapsed). */
+function stressTestNotRun(state: DeliberationState): string[] {
+  const st = state.stressTest;
+  return st.warranted && !st.required && !st.objection ? [`stress test warranted but not run: ${stressTestBlocker(state)}`] : [];
 }

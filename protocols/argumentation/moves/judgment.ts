@@ -7,6 +7,7 @@ import { CONVERGED, iterationAdvance } from './iteration.js';
 import { itemLegal, type ItemLegal } from '../rules/legal-actions.js';
 import { normaliseId } from '../core/references.js';
 import { nextLegalMoves } from '../rules/legal-moves.js';
+import { FACT_LABEL, FactCitations } from './fact-labels.js';
 import { LedgerUpdateInput, ledgerUpdate } from './ledger-moves.js';
 import { pointEvaluate, pointTriage, Revision } from './point-moves.js';
 import { findPoint } from '../core/queries.js';
@@ -49,7 +50,7 @@ export const ChallengeJudgment = ChallengeResolveInput.omit({ challengeId: true 
 export type ChallengeJudgment = z.infer<typeof ChallengeJudgment>;
 
 export const JudgeInput = z.object({
-  ledger: z.array(LedgerUpdateInput).optional(),
+  ledger: z.array(LedgerUpdateInput.extend({ label: z.string().regex(FACT_LABEL).optional().describe('name to cite it by in this judgment: @name') })).optional(),
   reading: z.array(ReadingCorrection).optional(),
   points: z.array(PointJudgment).optional(),
   challenges: z.array(ChallengeJudgment).optional(),
@@ -74,32 +75,49 @@ type Step = (s: DeliberationState) => MoveResult;
  * items before it made it (every state reached is one a sequence of legal moves reaches; a point
  * item's triage, verdict and bucket stand or fall together) and comes back with its rule and legal
  * actions. The advance and the synthesis run only when nothing was refused: they presume every
- * decision before them.
+ * decision before them. Facts the judgment adds are cited by the ids they got (fact-labels.ts).
  */
 export function judge(state: DeliberationState, input: JudgeInput, ctx: MoveContext): MoveResult {
   let current = state;
   const effects: string[] = [];
   const refused: Omit<ItemRefusal, 'legal'>[] = [];
-  const run = (item: string, ref: string | undefined, step: Step): boolean => {
+  const citations = new FactCitations(state);
+  const refuseItem = (item: string, ref: string | undefined, refusal: { rule: string; message: string }, label?: string): false => {
+    refused.push({ item, ...(ref ? { ref } : {}), rule: refusal.rule, message: refusal.message });
+    citations.refused(current, item, label);
+    return false;
+  };
+  const run = (item: string, ref: string | undefined, step: Step, label?: string): boolean => {
     const result = step(current);
-    if (!result.ok) {
-      refused.push({ item, ...(ref ? { ref } : {}), rule: result.refusal.rule, message: result.refusal.message });
-      return false;
-    }
+    if (!result.ok) return refuseItem(item, ref, result.refusal, label);
     current = result.state;
     effects.push(...result.effects);
     return true;
   };
+  // Every item cites this judgment's new facts by the ids they got: labels resolved, unpredictable ids refused.
+  const cite = <T>(item: string, ref: string | undefined, raw: T, step: (s: DeliberationState, resolved: T) => MoveResult, label?: string): boolean => {
+    const resolved = citations.resolve(raw, current);
+    if ('refusal' in resolved) return refuseItem(item, ref, resolved.refusal, label);
+    return run(item, ref, (s) => step(s, resolved.item), label);
+  };
 
-  input.ledger?.forEach((fact, i) => run(`ledger[${i}]`, fact.factId, (s) => ledgerUpdate(s, fact, ctx)));
-  input.reading?.forEach((c, i) => run(`reading[${i}]`, undefined, (s) => correctReading(s, c, ctx)));
-  input.points?.forEach((p, i) => run(`points[${i}]`, p.id, judgePoint(p, ctx)));
-  input.challenges?.forEach((c, i) => {
-    const { id, ...rest } = c;
-    run(`challenges[${i}]`, id, (s) => challengeResolve(s, { ...rest, challengeId: id }, ctx));
+  input.ledger?.forEach((fact, i) => {
+    const item = `ledger[${i}]`;
+    const bad = citations.badLabel(fact.label);
+    if (bad) return refuseItem(item, fact.factId, bad, fact.label);
+    const before = current.ledger.length;
+    if (cite(item, fact.factId, fact, (s, f) => ledgerUpdate(s, f, ctx), fact.label)) {
+      const named = citations.added(fact.label, before, current, fact.factId);
+      if (named) effects.push(named);
+    }
   });
-  if (input.stressTest) run('stressTest', undefined, (s) => stressTestRecord(s, input.stressTest!, ctx));
-  input.questions?.forEach((q, i) => run(`questions[${i}]`, undefined, (s) => askUser(s, q, ctx)));
+  input.reading?.forEach((c, i) => cite(`reading[${i}]`, undefined, c, (s, r) => correctReading(s, r, ctx)));
+  input.points?.forEach((p, i) => cite(`points[${i}]`, p.id, p, (s, r) => judgePoint(r, ctx)(s)));
+  input.challenges?.forEach((c, i) => {
+    cite(`challenges[${i}]`, c.id, c, (s, { id, ...rest }) => challengeResolve(s, { ...rest, challengeId: id }, ctx));
+  });
+  if (input.stressTest) cite('stressTest', undefined, input.stressTest, (s, r) => stressTestRecord(s, r, ctx));
+  input.questions?.forEach((q, i) => cite(`questions[${i}]`, undefined, q, (s, r) => askUser(s, r, ctx)));
 
   const phase = input.phase;
   if (phase?.stressTestWarranted) run('phase.stressTestWarranted', undefined, (s) => warrantStressTest(s, ctx));
@@ -108,14 +126,18 @@ export function judge(state: DeliberationState, input: JudgeInput, ctx: MoveCont
     else {
       const from = effects.length;
       run('phase', undefined, (s) => iterationAdvance(s, { trivial: phase.trivial }, ctx));
-      // The warrant recorded in this same judgment has just said why the test waits.
-      if (phase.stressTestWarranted) effects.splice(from, Infinity, ...effects.slice(from).filter((e) => !e.startsWith('stress test warranted but not run')));
+      // The warrant recorded in this same judgment has just said why the test waits; an advance that asks for it has the last word.
+      if (phase.stressTestWarranted) {
+        const asked = effects.slice(from).some((e) => e.startsWith('stress test required'));
+        const said = (e: string, i: number) => (asked ? i >= from || !e.startsWith('stress test warranted; not yet') : i < from || !e.startsWith('stress test warranted but not run'));
+        effects.splice(0, Infinity, ...effects.filter(said));
+      }
     }
   }
   if (input.synthesis) {
     if (current.status !== 'terminated') effects.push('synthesis not applied: the deliberation continues');
     else if (refused.length) effects.push('synthesis not applied: some items were refused');
-    else run('synthesis', undefined, (s) => synthesize(s, input.synthesis!, ctx));
+    else cite('synthesis', undefined, input.synthesis, (s, r) => synthesize(s, r, ctx));
     // The synthesis this judgment carried is done: the advance's "synthesize" is no longer a task.
     if (current.report) effects.forEach((e, i) => e.startsWith(CONVERGED) && (effects[i] = 'converged'));
   }

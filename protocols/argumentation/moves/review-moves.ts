@@ -48,6 +48,11 @@ export function warrantStressTest(state: DeliberationState, ctx: MoveContext): M
   next.stressTest.warranted = true;
   const closed = stressTestClosed(next);
   const blocker = stressTestBlocker(next);
+  // CONSTRUCTIVE's last prompt is still to be sent (its reply is not in): that prompt asks for it, no advance comes first.
+  if (!closed && !blocker && next.extendedConstructive && !next.replyRecorded) {
+    next.stressTest.required = true;
+    return accept(next, ['stress test required: the next prompt asks for the strongest objection'], ctx);
+  }
   const said = closed ? `stress test warranted, but it cannot run: ${closed}` : blocker ? `stress test warranted; not yet: ${blocker}` : 'stress test warranted: required at the advance';
   return accept(next, [said], ctx);
 }

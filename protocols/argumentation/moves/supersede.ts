@@ -39,17 +39,20 @@ export function supersede(next: DeliberationState, newId: string, oldId: string,
   const successor = findPoint(next, newId) as Point;
   const was = placementOf(next, old);
   const challenge = challengeOnPoint(next, old.id);
+  // Replaced after an answer that gave part of the claim up: the new version is the concession, in the consultee's words.
+  const conceding = challenge?.status === 'defended' && (challenge.partial || challenge.unclear);
   if (challenge) {
     was.challenge = { id: challenge.id, status: challenge.status };
     challenge.status = 'resolved';
-    challenge.resolution = 'superseded';
+    challenge.resolution = conceding ? 'conceded-by-replacement' : 'superseded';
   }
   unplace(next, old.id);
   Object.assign(old, { status: 'superseded', supersededBy: successor.id, was });
   Object.assign(successor, { supersedes: old.id, supersededOn: by });
   const left = was.agreed ? ' (it leaves Agreed)' : was.dismissed ? ' (it leaves Dismissed)' : was.unresolved ? ' (it leaves Unresolved)' : '';
   // The orchestrator records a version in the judgment that judges it: only the consultee's asks for a verdict.
-  return `${successor.id} replaces ${old.id}${left}${challenge ? `; ${challenge.id} closes with it` : ''}${by === 'consultee' ? `: judge ${successor.id}` : ''}`;
+  const closes = challenge ? `; ${challenge.id} ${conceding ? 'conceded by the replacement' : 'closes with it'}` : '';
+  return `${successor.id} replaces ${old.id}${left}${closes}${by === 'consultee' ? `: judge ${successor.id}` : ''}`;
 }
 
 /** Undoes a replacement: the earlier point takes back its place, the later one stands alone. */

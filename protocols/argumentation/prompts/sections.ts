@@ -94,16 +94,21 @@ function agreedAs(state: DeliberationState, pos: { pointId: string; classificati
   return pos.classification === 'AGREE' && point?.narrowedBy === 'orchestrator' && point.narrowed ? `, narrower than written: "${oneLine(point.narrowed)}"` : '';
 }
 
-/** What the orchestrator decided about the consultee's reply of iteration `iter`: one line per decision. */
+/** Point ids in the consultee's order: P1.9 before P1.10, P1.11 before P2.1. */
+const byPointId = (a: string, b: string) => a.localeCompare(b, 'en', { numeric: true });
+
+/** What the orchestrator decided about the consultee's reply of iteration `iter`: one line per decision, in point order. */
 export function evaluation(state: DeliberationState, iter: number): string {
-  const lines: string[] = [];
+  const lines: [string, string][] = [];
   const objected = (id: string) => state.mode === 'quick' && state.points.some((p) => p.id === id && p.status === 'contested');
   for (const pos of state.positions.filter((p) => p.iter === iter && !objected(p.pointId))) {
     const rev = pos.revision ? ` (revised from ${pos.revision.from}: ${oneLine(pos.revision.because)})` : '';
-    lines.push(`${pos.pointId}: ${pos.classification}${agreedAs(state, pos)}${pos.flaw ? ` — ${oneLine(pos.flaw)}` : ''}${rev}`);
+    lines.push([pos.pointId, `${pos.pointId}: ${pos.classification}${agreedAs(state, pos)}${pos.flaw ? ` — ${oneLine(pos.flaw)}` : ''}${rev}`]);
   }
-  for (const d of state.buckets.dismissed.filter((i) => i.iter === iter)) lines.push(`${d.pointId}: dismissed ${d.tag} — ${oneLine(d.reason)}`);
-  for (const u of state.buckets.unresolved.filter((i) => i.iter === iter)) lines.push(`${u.pointId}: unresolved (${u.status}) — ${oneLine(u.crux)}`);
-  for (const p of state.points.filter((x) => x.status === 'clarification-requested')) lines.push(`${p.id}: ILL-FORMED, please clarify: ${oneLine(p.clarification ?? '')}`);
-  return lines.length ? `Orchestrator's evaluation of your last reply:\n${lines.join('\n')}` : '';
+  for (const d of state.buckets.dismissed.filter((i) => i.iter === iter)) lines.push([d.pointId, `${d.pointId}: dismissed ${d.tag} — ${oneLine(d.reason)}`]);
+  for (const u of state.buckets.unresolved.filter((i) => i.iter === iter)) lines.push([u.pointId, `${u.pointId}: unresolved (${u.status}) — ${oneLine(u.crux)}`]);
+  for (const p of state.points.filter((x) => x.status === 'clarification-requested')) lines.push([p.id, `${p.id}: ILL-FORMED, please clarify: ${oneLine(p.clarification ?? '')}`]);
+  // Stable: a point's own lines (its verdict, then where it went) keep their order.
+  const sorted = lines.sort(([a], [b]) => byPointId(a, b)).map(([, line]) => line);
+  return sorted.length ? `Orchestrator's evaluation of your last reply:\n${sorted.join('\n')}` : '';
 }

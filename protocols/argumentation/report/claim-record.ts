@@ -1,6 +1,7 @@
 import type { AgreedItem, DeliberationState, DismissedItem, Point, UnresolvedItem } from '../../../schemas/argumentation.js';
 import { answerItems, claimText, currentPoints, isCurrent, replacedVersions } from '../core/claims.js';
 import { findPoint } from '../core/queries.js';
+import { scratchPaths, type ScratchNeutraliser } from '../core/scratch-paths.js';
 
 /**
  * The record as every rendering states it (full report, summary, decision record, the stale check):
@@ -17,6 +18,8 @@ export interface ClaimEntry<T> {
   replaced: Point[];
   /** Items folded into an answer made for it (or for a version it replaced), by that answer's id. */
   parts: { answer: string; items: Point[] }[];
+  /** Text about the claim as a rendering may state it: the consultee's scratch paths said as such (text already is). */
+  say: ScratchNeutraliser;
 }
 
 export interface BucketClaims {
@@ -34,7 +37,7 @@ function foldedParts(state: DeliberationState, point: Point, replaced: Point[]):
   return ids.map((answer) => ({ answer, items: answerItems(state, answer).filter((p) => p.status === 'part-of-answer') })).filter((part) => part.items.length);
 }
 
-function entries<T extends { pointId: string }>(state: DeliberationState, items: T[]): ClaimEntry<T>[] {
+function entries<T extends { pointId: string }>(state: DeliberationState, items: T[], say: ScratchNeutraliser): ClaimEntry<T>[] {
   const order = new Map(state.points.map((p, index) => [p.id, index]));
   // A claim keeps the place where its first version was raised.
   const rank = (e: ClaimEntry<T>) => Math.min(...[e.point, ...e.replaced].map((p) => order.get(p.id) ?? 0));
@@ -43,13 +46,14 @@ function entries<T extends { pointId: string }>(state: DeliberationState, items:
     .filter((e): e is { item: T; point: Point } => !!e.point && isCurrent(e.point))
     .map(({ item, point }) => {
       const replaced = replacedVersions(state, point.id);
-      return { point, item, text: claimText(point, state), replaced, parts: foldedParts(state, point, replaced) };
+      return { point, item, text: say(claimText(point, state)), replaced, parts: foldedParts(state, point, replaced), say };
     })
     .sort((x, y) => rank(x) - rank(y));
 }
 
 export function bucketClaims(state: DeliberationState): BucketClaims {
-  return { agreed: entries(state, state.buckets.agreed), dismissed: entries(state, state.buckets.dismissed), unresolved: entries(state, state.buckets.unresolved) };
+  const say = scratchPaths(state);
+  return { agreed: entries(state, state.buckets.agreed, say), dismissed: entries(state, state.buckets.dismissed, say), unresolved: entries(state, state.buckets.unresolved, say) };
 }
 
 /** Current claims not placed yet (a report of a deliberation still under way lists them as in play). */

@@ -1,6 +1,7 @@
 import type { DeliberationState } from '../../../schemas/argumentation.js';
 import { withoutFences } from '../../markdown-blocks.js';
 import { findPoint, sentences } from '../core/queries.js';
+import { scratchPaths, type ScratchNeutraliser } from '../core/scratch-paths.js';
 
 /**
  * Text for the user, who never saw the record: no point, fact or challenge ids, no reply labels, no
@@ -35,9 +36,13 @@ function idWords(state: DeliberationState, id: string): string | undefined {
 
 const known = (state: DeliberationState, ids: string[]) => ids.every((id) => idWords(state, id));
 
-/** The text in plain words: one line, ids, labels, paths and markup out. */
+const neutralisers = new WeakMap<DeliberationState, ScratchNeutraliser>();
+
+/** The text in plain words: one line, ids, labels, paths and markup out; the consultee's scratch paths said as such. */
 export function plainWords(state: DeliberationState, text: string): string {
-  let out = withoutFences(text).replace(/\s+/g, ' ').trim();
+  const say = neutralisers.get(state) ?? scratchPaths(state);
+  neutralisers.set(state, say);
+  let out = withoutFences(say(text)).replace(/\s+/g, ' ').trim();
   out = out.replace(LABEL_START, '').replace(VERSION_START, '').replace(LABEL_START, '').replace(LABEL_INLINE, ' ').replace(BOLD, '$1');
   out = out.replace(CITATION, (m) => (known(state, m.match(new RegExp(ID, 'g')) ?? []) ? '' : m)).replace(POINT_NUMBER, '');
   out = out.replace(RANGE_ONLY, (m, a: string, b: string) => (known(state, [a, b]) ? (a.startsWith('F') ? 'facts' : 'earlier points') : m));

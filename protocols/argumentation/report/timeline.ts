@@ -1,6 +1,6 @@
-import type { DeliberationState, Phase } from '../../../schemas/argumentation.js';
+import type { Challenge, DeliberationState, Phase } from '../../../schemas/argumentation.js';
 import type { AuditRecord } from '../../../state/audit-log.js';
-import { phaseFor } from '../core/queries.js';
+import { findPoint, phaseFor } from '../core/queries.js';
 
 /** Each challenge over the iterations, from the state and, where kept, the audit log of its moves. */
 
@@ -65,6 +65,12 @@ export function resolutionIterations(audit: readonly AuditRecord[]): Map<string,
   return resolvedAt;
 }
 
+/** How a challenge ended, in words: a point replaced by a conceding version names that version. */
+export function challengeOutcome(state: DeliberationState, c: Challenge): string {
+  if (c.resolution === 'conceded-by-replacement') return `conceded by replacement (${findPoint(state, c.pointId)?.supersededBy ?? 'a later version'})`;
+  return c.resolution ?? c.status;
+}
+
 /** Every challenge as a span over iterations plus its events; without an audit log, the bucket placement ends a span. */
 export function challengeTimeline(state: DeliberationState, audit: readonly AuditRecord[] = []): { spans: ChallengeSpan[]; events: ChallengeEvent[] } {
   const resolvedAt = resolutionIterations(audit);
@@ -75,7 +81,7 @@ export function challengeTimeline(state: DeliberationState, audit: readonly Audi
     const settled = c.status !== 'open' && c.status !== 'defended';
     const placed = [...state.buckets.agreed, ...state.buckets.dismissed, ...state.buckets.unresolved].find((item) => item.pointId === c.pointId)?.iter;
     const end = resolvedAt.get(c.id) ?? placed ?? (settled ? Math.max(c.defenseIter ?? c.raisedIter, c.raisedIter) : state.n);
-    const outcome = c.resolution ?? c.status;
+    const outcome = challengeOutcome(state, c);
     spans.push({ challenge: c.id, label, from: c.openedIter, to: Math.max(end, c.openedIter), outcome });
     events.push({ challenge: c.id, label, iter: c.openedIter, event: 'opened', detail: `${c.type}: ${c.objection}` });
     if (c.raisedIter > c.openedIter) events.push({ challenge: c.id, label, iter: c.raisedIter, event: 'raised again', detail: c.rebuttal ?? '' });

@@ -3,6 +3,7 @@ import { challengeActions, deadlockAllowed } from './legal-actions.js';
 import { activeFacts, lastIteration, pointsWithStatus, quickTurnsSpent, unsettledChallenges } from '../core/queries.js';
 import { staleAgreed } from '../core/references.js';
 import { arbitrationBlocker } from './arbitration-conditions.js';
+import { convergenceScope } from './convergence.js';
 import { stressTestView } from './stress-test.js';
 
 /** A tool the orchestrator may call now, and what for. */
@@ -66,8 +67,9 @@ function advanceWhy(state: DeliberationState, nothingElse: boolean): string {
   if (lastIteration(state)) return `${advance}: ends the deliberation (cap): add synthesis`;
   if (state.mode === 'quick') return `${advance}: ends the deliberation if nothing stays contested: add synthesis`;
   // Convergence (iteration.ts): no new point, nothing open, and the disputed list as at the last advance.
-  if (state.scope.newPoints > 0) return `${advance} (new points: another iteration, no synthesis yet)`;
-  if (state.scope.disputedAtLastAdvance.length) return `${advance} (Codex answers the challenges' outcome: another iteration, no synthesis yet)`;
+  const scope = convergenceScope(state);
+  if (scope.newPoints > 0) return `${advance} (new points: another iteration, no synthesis yet)`;
+  if (scope.disputedBefore.length) return `${advance} (Codex answers the challenges' outcome: another iteration, no synthesis yet)`;
   return `${advance}: ends the deliberation (convergence) unless a challenge stays open: add synthesis`;
 }
 

@@ -13,18 +13,30 @@ export function stressTestClosed(state: DeliberationState): string | undefined {
   if (state.stressTest.objection) return 'it already ran';
   if (state.phase !== 'CONSTRUCTIVE') return 'CONSTRUCTIVE is over (it runs only there)';
   if (state.status !== 'active') return 'the deliberation ended inside CONSTRUCTIVE';
+  // The extension's prompt is the last CONSTRUCTIVE sends: answered without asking for it, no prompt is left to.
+  if (state.extendedConstructive && state.replyRecorded && !state.stressTest.required) return "CONSTRUCTIVE's last prompt (iteration 3) was answered without it";
   return undefined;
 }
 
-/** Why a warranted stress test cannot run now, or undefined when it may (seed: all Agreed, inside CONSTRUCTIVE, standard mode). */
+/**
+ * Why a warranted stress test cannot be asked for now, or undefined when it may (seed: inside CONSTRUCTIVE,
+ * standard mode). It waits for every point in play to be Agreed, but not past CONSTRUCTIVE's last prompt
+ * (the extension at n=3): that one asks for it whatever is still open, or the test would never run.
+ */
 export function stressTestBlocker(state: DeliberationState): string | undefined {
   const closed = stressTestClosed(state);
   if (closed) return closed;
+  if (state.extendedConstructive) return undefined;
   const live = livePoints(state);
   if (!live.length) return 'no point is Agreed yet';
   const notAgreed = live.filter((p) => p.status !== 'agreed').map((p) => p.id);
-  if (notAgreed.length) return `it runs once every point in play is Agreed (not yet: ${notAgreed.join(', ')})`;
+  if (notAgreed.length) return `it runs once every point in play is Agreed (not yet: ${notAgreed.join(', ')}), or at the latest in CONSTRUCTIVE's extension (n=3)`;
   return undefined;
+}
+
+/** A test warranted (or asked for) that CONSTRUCTIVE still owes: not run, and a CONSTRUCTIVE prompt can still ask for it. */
+export function stressTestOwed(state: DeliberationState): boolean {
+  return !!(state.stressTest.warranted || state.stressTest.required) && stressTestClosed(state) === undefined;
 }
 
 export function stressTestMayRun(state: DeliberationState): boolean {

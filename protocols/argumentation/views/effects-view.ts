@@ -32,3 +32,26 @@ export function effectsView(effects: string[], replyShown: boolean): string[] {
   }
   return lines.map((line) => ('text' in line ? line.text : `${line.ids.join(', ')} -> ${line.outcome}`));
 }
+
+/**
+ * Effects that cannot both be true of one result: a result stating both says two things to the orchestrator,
+ * one of them false. Each pair is [what one says, what the other says].
+ */
+const CONTRADICTIONS: [RegExp, RegExp][] = [
+  [/^stress test required\b/, /\bit lapses\b/],
+  [/^stress test required\b/, /^stress test warranted but not run\b/],
+  [/^converged\b/, /^synthesis not applied: the deliberation continues\b/],
+  [/^report ready\b/, /^synthesis not applied\b/],
+  [/^extended CONSTRUCTIVE\b/, /^iteration \d+\b/],
+];
+
+/** The pairs of a result's effects that contradict each other (none, in a result parley returns). */
+export function contradictingEffects(effects: readonly string[]): [string, string][] {
+  const out: [string, string][] = [];
+  for (const [a, b] of CONTRADICTIONS) {
+    const one = effects.find((e) => a.test(e));
+    const other = effects.find((e) => b.test(e));
+    if (one && other) out.push([one, other]);
+  }
+  return out;
+}

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { DeliberationState } from '../../../schemas/argumentation.js';
-import { applyMove, moves, placeCounts, startDeliberation, type MoveResult } from '../../../protocols/argumentation/index.js';
+import { applyMove, contradictingEffects, moves, placeCounts, startDeliberation, type MoveResult } from '../../../protocols/argumentation/index.js';
 import { ctx, ok } from './helpers.js';
 import { inputFor, MAY_SUPERSEDE, QUESTION } from './random-moves.js';
 import { consulteeSource, factIdsIn, resolveFact, staleAgreed } from '../../../protocols/argumentation/core/references.js';
@@ -80,6 +80,8 @@ describe('invariants under random move sequences', () => {
             refusals.add(r.refusal.rule);
             continue;
           }
+          // Issue 27, item 7: no result states two effects that cannot both hold.
+          expect(contradictingEffects(r.effects)).toEqual([]);
           for (const item of r.refused ?? []) {
             expect(item.rule).toMatch(/^[a-z-]+$/);
             expect(item.item).toMatch(/^(ledger|reading|points|challenges)\[\d+\]$|^(stressTest|phase|phase\.stressTestWarranted|synthesis)$/);

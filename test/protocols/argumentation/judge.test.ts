@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { nextLines } from '../../../protocols/argumentation/index.js';
 import { advance, agreeEmpirical, agreeValue, apply, judge, judged, points, recommendation, refusedItem, refusedWith, reply, skeptical, start, withTwoPoints } from './helpers.js';
 
 const THREE = '1. Redis supports persistence. EVIDENCE: docs.\n2. Memcached is simpler to operate. INFERENCE\n3. Both fit the budget. GUESS';
@@ -64,6 +65,22 @@ describe('judge: one judgment per iteration', () => {
   it('a synthesis given while the deliberation continues is not applied, and says so', () => {
     const r = judge(withTwoPoints(), { ...points(['P1.1', agreeValue], ['P1.2', agreeValue]), ...advance, synthesis: recommendation });
     expect(r.ok && [r.state.n, r.state.report, r.state.recommendation]).toEqual([2, undefined, undefined]);
+    expect(r.ok && r.effects).toContain('synthesis not applied: the deliberation continues');
+  });
+
+  it('a reply with nothing further and a replacement point, judged in the judgment that carries the synthesis, converges and applies it (issue 27, item 8)', () => {
+    let s = judged(withTwoPoints(), { ...points(['P1.1', skeptical], ['P1.2', agreeValue]), ...advance });
+    s = reply(s, 'Re C1: I concede C1 in part: a pure cache loses nothing it cannot refill. Point 1 gives the corrected version.\n\n1. Replaces P1.1: Redis persistence matters only for the weekly warm restart, where a refill would hit the database for minutes. INFERENCE\n\nNo further points.');
+    expect(nextLines(s).find((line) => line.startsWith('delib_judge'))).toMatch(/ends the deliberation \(convergence\) unless a challenge stays open: add synthesis$/);
+    const r = judge(s, { ...points(['P2.1', agreeValue]), ...advance, synthesis: recommendation });
+    expect(r.ok && r.effects).not.toContain('synthesis not applied: the deliberation continues');
+    expect(r.ok && [r.state.status, r.state.termination?.reason, !!r.state.report]).toEqual(['terminated', 'convergence', true]);
+  });
+
+  it('without "nothing further", the same reply gets its round: Codex has not said it is done', () => {
+    let s = judged(withTwoPoints(), { ...points(['P1.1', skeptical], ['P1.2', agreeValue]), ...advance });
+    s = reply(s, 'Re C1: I concede C1 in part. Point 1 gives the corrected version.\n\n1. Replaces P1.1: Redis persistence matters only for the weekly warm restart. INFERENCE');
+    const r = judge(s, { ...points(['P2.1', agreeValue]), ...advance, synthesis: recommendation });
     expect(r.ok && r.effects).toContain('synthesis not applied: the deliberation continues');
   });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { judge, judged, refusedWith, start } from './helpers.js';
+import { advance, judge, judged, points, refusedWith, reply, start } from './helpers.js';
 
 const ledger = (...items: object[]) => ({ ledger: items });
 
@@ -73,5 +73,71 @@ describe('ledger provenance', () => {
     const before = JSON.stringify(s);
     judged(s, ledger({ action: 'add', text: 'a', tag: 'codex-unverified' }));
     expect(JSON.stringify(s)).toBe(before);
+  });
+});
+
+describe("a judgment's own new facts are cited safely (issue 27, item 10)", () => {
+  /** F1-F7 are the user's; the reply's P1.1 awaits a verdict, so the judgment's new facts are F8 on. */
+  const seven = () => reply(start({ mode: 'standard', constraints: ['c1', 'c2', 'c3', 'c4', 'c5', 'c6', 'c7'] }), '1. Redis keeps the cache across a restart: AOF is on. EVIDENCE: redis.conf:12');
+  const p99 = { action: 'add', text: 'p99 is 2 ms under load', tag: 'verified' }; // no reference: refused
+  const version = { action: 'add', text: 'Redis 7.2.4 is installed', tag: 'verified', reference: '`redis-server --version` -> v=7.2.4' };
+  const aof = { action: 'add', text: 'AOF is on in the running config', tag: 'verified', reference: 'redis-cli CONFIG GET appendonly -> yes' };
+  const agreedOn = (evidence: string) => ({ verdict: 'AGREE', claimType: 'empirical', evidenceType: 'execution', evidence, reason: 'the running config has AOF on' });
+
+  it('ids predicted (F8-F10) are not read as the wrong fact when an item before them was refused: the citing item is refused, saying what each id now is', () => {
+    // The orchestrator counted F8 (p99), F9 (version), F10 (AOF) and cites F10 for AOF; p99 is refused, so AOF became F9.
+    const r = judge(seven(), { ledger: [p99, version, aof], ...points(['P1.1', agreedOn('F10: CONFIG GET appendonly -> yes')]) });
+    expect(r.ok && r.state.ledger.slice(7).map((f) => [f.id, f.text])).toEqual([
+      ['F8', 'Redis 7.2.4 is installed'],
+      ['F9', 'AOF is on in the running config'],
+    ]);
+    expect(r.ok && r.refused?.map((x) => [x.item, x.rule])).toEqual([
+      ['ledger[0]', 'verified-needs-reference'],
+      ['points[0]', 'fact-ids-shifted'],
+    ]);
+    expect(r.ok && r.refused?.[1]?.message).toContain('F8 is "Redis 7.2.4 is installed", F9 is "AOF is on in the running config"');
+    expect(r.ok && r.state.points[0]?.status).toBe('pending-triage');
+    // The same with F9 predicted for the version: before, F9 resolved to the AOF fact and P1.1 stood on it.
+    const wrong = judge(seven(), { ledger: [p99, version, aof], ...points(['P1.1', agreedOn('F9 shows v=7.2.4')]) });
+    expect(wrong.ok && wrong.state.buckets.agreed).toEqual([]);
+  });
+
+  it('a fact added before the first refusal keeps its predicted id', () => {
+    const r = judge(seven(), { ledger: [aof, p99], ...points(['P1.1', agreedOn('F8: CONFIG GET appendonly -> yes')]) });
+    expect(r.ok && r.refused?.map((x) => x.item)).toEqual(['ledger[1]']);
+    expect(r.ok && r.state.buckets.agreed[0]).toMatchObject({ pointId: 'P1.1', evidence: 'F8: CONFIG GET appendonly -> yes' });
+  });
+
+  it('a label names the id the fact got, whatever was refused before it; the effects say which', () => {
+    const r = judge(seven(), { ledger: [p99, version, { ...aof, label: 'aof' }], ...points(['P1.1', agreedOn('@aof: CONFIG GET appendonly -> yes')]), ...advance });
+    expect(r.ok && r.state.buckets.agreed[0]).toMatchObject({ pointId: 'P1.1', evidence: 'F9: CONFIG GET appendonly -> yes' });
+    expect(r.ok && r.effects).toContain('@aof is F9');
+    // Labels serve as premises too, with or without the @.
+    const logical = { verdict: 'AGREE', claimType: 'logical', evidenceType: 'deduction', premises: ['aof', '@version'], reason: 'AOF on a current Redis persists writes' };
+    const t = judged(seven(), { ledger: [{ ...version, label: 'version' }, { ...aof, label: 'aof' }], ...points(['P1.1', logical]) });
+    expect(t.buckets.agreed[0]?.premises).toEqual(['F9', 'F8']);
+    // And in the synthesis the same judgment carries.
+    const ended = judged(seven(), { ledger: [{ ...aof, label: 'aof' }], ...points(['P1.1', agreedOn('@aof')]), phase: { trivial: true }, synthesis: { recommendation: 'Keep Redis with AOF on (@aof).', confidence: 'high' } });
+    expect(ended.recommendation?.text).toBe('Keep Redis with AOF on (F8).');
+  });
+
+  it('an item citing the label of a refused fact is refused with it, never read as another fact', () => {
+    const r = judge(seven(), { ledger: [{ ...p99, label: 'p99' }, version], ...points(['P1.1', agreedOn('@p99 under load')]), ...advance });
+    expect(r.ok && r.refused?.map((x) => [x.item, x.rule])).toEqual([
+      ['ledger[0]', 'verified-needs-reference'],
+      ['points[0]', 'cited-fact-refused'],
+    ]);
+    expect(r.ok && r.refused?.[1]?.message).toContain('@p99 names the fact of ledger[0], which was refused');
+    expect(r.ok && r.state.n).toBe(1);
+  });
+
+  it('a label is a name, not an id, and names one fact', () => {
+    const r = judge(seven(), { ledger: [{ ...version, label: 'F9' }, { ...aof, label: 'run' }, { ...aof, text: 'AOF fsyncs every second', label: 'run' }], ...points(['P1.1', agreedOn('@run: yes')]) });
+    // A label given twice names neither fact: the item citing it cannot tell which was meant.
+    expect(r.ok && r.refused?.map((x) => [x.item, x.rule])).toEqual([
+      ['ledger[0]', 'fact-label'],
+      ['ledger[2]', 'fact-label'],
+      ['points[0]', 'cited-fact-refused'],
+    ]);
   });
 });

@@ -123,6 +123,16 @@ describe('consultee prompts', () => {
     }
   });
 
+  it("the evaluation lists points in their numeric order, whatever the judgment's order or bucket (issue 27, item 11)", () => {
+    const reply11 = Array.from({ length: 11 }, (_, i) => `${i + 1}. Point number ${i + 1} about the cache. INFERENCE`).join('\n');
+    let s = reply(start({ mode: 'standard' }), reply11);
+    // A judgment grouped by verdict: P1.11 is judged before P1.10, and P1.10 leaves by triage (a bucket line, no position).
+    const agreeAll = Array.from({ length: 9 }, (_, i): [string, object] => [`P1.${i + 1}`, agreeValue]);
+    s = judged(s, { ...points(...agreeAll, ['P1.11', skeptical], ['P1.10', { triage: 'out-of-scope', reason: 'not about the two options' }]), ...advance });
+    const lines = /Orchestrator's evaluation of your last reply:\n((?:P.*\n?)*)/.exec(buildConsulteePrompt(s, 'next'))?.[1]?.trim().split('\n') ?? [];
+    expect(lines.map((line) => line.split(':')[0])).toEqual(['P1.1', 'P1.2', 'P1.3', 'P1.4', 'P1.5', 'P1.6', 'P1.7', 'P1.8', 'P1.9', 'P1.10', 'P1.11']);
+  });
+
   it('a resent prompt says so before the prompt it repeats (issue 21, item 14)', () => {
     const p = buildConsulteePrompt(contested(), 'next');
     expect(resentPrompt(p, 'timeout')).toBe(`(RESENT) This prompt was sent before, but no answer came back (timeout). If you see it twice, answer this copy only, in full: an earlier partial answer is not read.\n\n${p}`);

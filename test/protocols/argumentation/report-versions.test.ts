@@ -1,9 +1,11 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { answerBrief, deliberationMarkdown } from '../../../protocols/argumentation/index.js';
 import { argumentationHtml } from '../../../protocols/report/argumentation-html.js';
 import { DeliberationState } from '../../../schemas/argumentation.js';
 import { active, codeBlocks, headings, topItems } from '../report/markdown-ast.js';
-import { judged, reply, start } from './helpers.js';
+import { advance, agreeValue, apply, judged, points, recommendation, reply, start } from './helpers.js';
 import { FOLDED, ITEM, REFINED, versionedState } from './versions.js';
 
 /** A claim's section: from its heading to the next one. */
@@ -92,5 +94,42 @@ describe("a consultee's text in the report: its code stays code, nothing else of
       { info: '', content: '## DISMISSED (0)\n' },
       { info: '', content: '</code>\n' },
     ]);
+  });
+});
+
+describe('a challenge closed because the consultee replaced its point with a conceding version (issue 27, item 9)', () => {
+  // The minds' own words (real-minds/2026-11-26-state-file): P1.6 and the objection to it, then the answer and its replacement.
+  const trial = join(import.meta.dirname, 'real-minds', '2026-11-26-state-file');
+  const first = readFileSync(join(trial, '001.reply.md'), 'utf8');
+  const p16 = first.slice(first.indexOf('6. Buildability'), first.indexOf('7. Runtime availability')).trim();
+  const second = readFileSync(join(trial, '002.reply.md'), 'utf8');
+  const answer = second.slice(0, second.indexOf('3. Re C2')).trim();
+  const flaw = 'The current better-sqlite3 (13.2.0) has no install script and ships prebuilds for linuxmusl inside the npm tarball, so the claim holds for 12.x only.';
+
+  /** P1.6 challenged (C1), then the reply that concedes C1 in part and replaces P1.6 by P2.2; with the reply's effects. */
+  function conceded(): { s: DeliberationState; effects: string[] } {
+    const numbered = [1, 2, 3, 4, 5].map((k) => `${k}. Point ${k} of the comparison. INFERENCE`).join('\n');
+    let s = reply(start({ mode: 'standard' }), `${numbered}\n${p16}`);
+    s = judged(s, { ...points(...[1, 2, 3, 4, 5].map((k): [string, object] => [`P1.${k}`, agreeValue]), ['P1.6', { verdict: 'SKEPTICAL', flaw }]), ...advance });
+    const r = apply(s, 'reply_record', { text: answer });
+    return { s: r.ok ? r.state : s, effects: r.ok ? r.effects : [] };
+  }
+
+  it('records the challenge as conceded by replacement, and the effect says so', () => {
+    const { s, effects } = conceded();
+    expect(s.challenges[0]).toMatchObject({ id: 'C1', status: 'resolved', resolution: 'conceded-by-replacement' });
+    expect(s.points.find((p) => p.id === 'P2.2')).toMatchObject({ supersedes: 'P1.6' });
+    expect(effects).toContain('P2.2 replaces P1.6; C1 conceded by the replacement: judge P2.2');
+  });
+
+  it('the report says what happened: conceded by replacement, not "superseded"', () => {
+    let { s } = conceded();
+    s = judged(s, { ...points(['P2.2', agreeValue]), ...advance });
+    s = judged(reply(s, 'No further points.'), { ...advance, synthesis: recommendation });
+    const md = deliberationMarkdown(s);
+    const table = md.slice(md.indexOf('## CHALLENGES'));
+    expect(table).toMatch(/\| C1 on P1\.6 \| SKEPTICAL \| [^|]+ \| conceded by replacement \(P2\.2\) \|/);
+    expect(table).not.toContain('| superseded |');
+    expect(md).toContain('Earlier version **P1.6** (iteration 1, contested then; replaced by the consultee, conceding C1)');
   });
 });

@@ -143,11 +143,11 @@ describe('arbitration', () => {
     expect(prompt.toLowerCase()).not.toMatch(/consultee|orchestrator|codex/);
   });
 
-  it('names no role but leaves paths and package names that contain one as written', () => {
-    const s = reply(start(), '1. EVIDENCE: Codex ran it in /tmp/codex-scratch/run.sh; the consultee pins @openai/codex. See Claude.\n2. INFERENCE: Use Redis.');
+  it('names no role but leaves package names and paths that contain one as written (a scratch path is said as such: issue 27, item 12)', () => {
+    const s = reply(start(), '1. EVIDENCE: Codex ran it in /tmp/codex-scratch/run.sh from ~/src/codex-tools; the consultee pins @openai/codex. See Claude.\n2. INFERENCE: Use Redis.');
     const done = judged(s, points(['P1.1', { verdict: 'AGREE', claimType: 'empirical', evidenceType: 'execution', evidence: 'ran run.sh: exit 0', reason: 'the script exits cleanly on a fresh checkout' }], ['P1.2', agreeValue]));
     const prompt = buildArbitrationPrompt(done);
-    expect(prompt).toContain('a participant ran it in /tmp/codex-scratch/run.sh; a participant pins @openai/codex. See a participant.');
+    expect(prompt).toContain("a participant ran it in <the author's scratch file run.sh> from ~/src/codex-tools; a participant pins @openai/codex. See a participant.");
   });
 });
 
