@@ -59,6 +59,8 @@ describe('parley help and unknown commands', () => {
     expect(help.code, help.stderr).toBe(0);
     expect(help.stdout).toMatch(/^Usage: parley debate \[options\] \[command\] \[question\]/);
     expect(help.stdout).toContain('--agent <spec>');
+    // The exit codes a script can branch on, the one for a debate whose turns failed among them (issue 28, item 2).
+    expect(help.stdout).toMatch(/^Exit codes:\n {2}0 .*\n {2}1 .*\n {2}3 {6}the run finished, but some turns or judge calls failed: stderr names them/m);
     expect(help.stdout).toBe((await parley(['debate', '--help'])).stdout);
   });
 
