@@ -5,6 +5,7 @@ import { resolveAgents } from '../protocols/debate/agents.js';
 import { debateFailures, failureLine } from '../protocols/debate/failures.js';
 import { CritConfig, DebateConfig, type DebateConfigInput } from '../schemas/debate.js';
 import { isPlainObject } from '../protocols/canonical-json.js';
+import { parleyCommand } from './invocation.js';
 import { givenOptions, mergedConfig, readConfigFile, sourceOfKey } from './config-sources.js';
 import { runWatched, type CallLabeler, type ModelRole } from './model-calls.js';
 import { EXIT_CODES_HELP, EXIT_RUN_HAD_FAILURES, freshRunHint, reportFailure, runInterruptible } from './shared.js';
@@ -120,7 +121,7 @@ async function buildConfig(question: string | undefined, options: RunOptions, gi
   const file = await readConfigFile(options.config, 'debate config');
   const sources = { ...(file && { file }), flags: flagConfig(question, options, given, file?.config) };
   const config = mergedConfig(sources);
-  if (!file && config.question === undefined) throw new Error('give the question: parley debate "<question>" --agent <spec> --agent <spec>');
+  if (!file && config.question === undefined) throw new Error(`give the question: ${parleyCommand()} debate "<question>" --agent <spec> --agent <spec>`);
   if (!file && options.agent.length < 2) throw new Error('give at least two debaters with --agent <spec>');
   parseDebateConfig(config as DebateConfigInput, sourceOfKey(sources));
   return config as DebateConfigInput;

@@ -25,6 +25,7 @@ import { assertModelsReady, type ModelRole } from '../wrapper/readiness.js';
 import { reportFailure, runInterruptible } from './shared.js';
 import { asOptionParser, positiveInteger } from './option-parsers.js';
 import { printOut } from './terminal.js';
+import { parleyCommand } from './invocation.js';
 
 interface RunOptions {
   out?: string;
@@ -64,7 +65,7 @@ export function registerSweepCommand(program: Command): void {
       await reportFailure('sweep', async () => {
         // `--out` is also an option of `sweep` itself, which may have taken it.
         const out = options.out ?? (command.parent?.opts() as { out?: string } | undefined)?.out;
-        if (!out) throw new Error('give the merged folder: parley sweep merge <dirs...> --out <dir>');
+        if (!out) throw new Error(`give the merged folder: ${parleyCommand()} sweep merge <dirs...> --out <dir>`);
         const report = await mergeSweeps(dirs, out);
         const missing = report.missingShards.length ? `; shards never merged: ${report.missingShards.join(', ')}` : '';
         printOut(`merged ${dirs.length} folder(s) into ${report.dir}: ${report.finished}/${report.totalRuns} runs finished${missing}\n`);
@@ -94,7 +95,7 @@ export function registerSweepCommand(program: Command): void {
 }
 
 async function runCommand(matrixPath: string | undefined, options: RunOptions, signal: AbortSignal): Promise<void> {
-  if (!matrixPath) throw new Error('name the sweep file: parley sweep matrix.yaml --out dir/');
+  if (!matrixPath) throw new Error(`name the sweep file: ${parleyCommand()} sweep matrix.yaml --out dir/`);
   if (!options.out) throw new Error('give the sweep folder: --out dir/');
   const matrix = await loadSweepMatrix(matrixPath);
   const prices = options.prices ? parseConfig(PriceTable, readYamlText(await readTextFile(options.prices), options.prices), `price table ${options.prices}`) : undefined;
