@@ -194,15 +194,15 @@ export function listedEndpoints(configured: string | undefined): string[] {
   return urls;
 }
 
+/** Each endpoint once, but once per model the specs name there: each is looked for in its list. */
 function dedupe(endpoints: ConfiguredEndpoint[]): ConfiguredEndpoint[] {
-  const seen = new Map<string, ConfiguredEndpoint>();
+  const kept: ConfiguredEndpoint[] = [];
   for (const endpoint of endpoints) {
     const url = endpoint.url.replace(/\/+$/, '');
-    // Two specs at one endpoint are two models to look for in its list.
-    const key = `${url}#${endpoint.model ?? ''}`;
-    if (!seen.has(key)) seen.set(key, { ...endpoint, url });
+    const known = kept.some((other) => other.url === url && (endpoint.model === undefined || other.model === endpoint.model));
+    if (!known) kept.push({ ...endpoint, url });
   }
-  return [...seen.values()];
+  return kept;
 }
 
 export function endpointFinding(endpoint: ConfiguredEndpoint, probe: EndpointProbe): Finding {
