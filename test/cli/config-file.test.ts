@@ -26,8 +26,9 @@ afterEach(async () => {
 });
 afterAll(() => rm(work, { recursive: true, force: true }));
 
-/** Two debaters who never agree: only the rounds asked for stop the debate. */
-const disagreeing = () => startScriptedChat((req) => ({ content: JSON.stringify({ answer: req.model === 'm1' ? 'yes' : 'no', reasoning: 'held' }) }));
+/** Two debaters who never agree (only the rounds asked for stop the debate), and a CRIT judge who scores nobody. */
+const disagreeing = () =>
+  startScriptedChat((req) => ({ content: JSON.stringify(req.model === 'judge' ? { agents: [] } : { answer: req.model === 'm1' ? 'yes' : 'no', reasoning: 'held' }) }));
 
 async function configFile(name: string, config: unknown): Promise<string> {
   const path = join(work, name);
@@ -58,6 +59,16 @@ describe('parley debate --config', () => {
     expect(flagged.exitCode, flagged.stderr).toBe(0);
     expect(JSON.parse(await readFile(overridden, 'utf8')).rounds).toHaveLength(1);
     expect(await recorded(join(work, 'overridden.run'))).toMatchObject({ rounds: 1, anonymise: false });
+  });
+
+  it('--no-anonymise and --crit-variant given win over the file; --crit-variant keeps the file\'s judge', async () => {
+    chat = await disagreeing();
+    const agents = ['m1', 'm2'].map((model) => `openai-compatible:${chat!.baseUrl}#${model}`);
+    const judge = `openai-compatible:${chat.baseUrl}#judge`;
+    const cfg = await configFile('flags-win.json', { question: 'Ship?', agents, rounds: 1, anonymise: true, crit: { judge, variant: 'gamma' } });
+    const ran = await runCli(registerDebateCommand, ['debate', '--config', cfg, '--no-anonymise', '--crit-variant', 'pillars', '--out', join(work, 'flags-win.json')]);
+    expect(ran.exitCode, ran.stderr).toBe(0);
+    expect(await recorded(join(work, 'flags-win.run'))).toMatchObject({ rounds: 1, anonymise: false, crit: { judge, variant: 'pillars' } });
   });
 
   it.each([
