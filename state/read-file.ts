@@ -21,6 +21,12 @@ export function fileError(error: unknown, path: string): unknown {
   return known ? new UserFacingError(known.says(path), { code: known.code, cause: error }) : error;
 }
 
+/** What a failed read or stat of `path` says to the person who named it. */
+export function fileErrorText(error: unknown, path: string): string {
+  const named = fileError(error, path);
+  return named !== error && named instanceof Error ? named.message : `cannot read ${path}: ${(error as NodeJS.ErrnoException)?.code ?? 'unreadable'}`;
+}
+
 /** A file that is not there, as Node reports it or as fileError says it. */
 export function isMissingFile(error: unknown): boolean {
   return (error as NodeJS.ErrnoException)?.code === 'ENOENT' || (error instanceof UserFacingError && error.code === 'file-not-found');
