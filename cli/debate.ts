@@ -1,10 +1,10 @@
-import { readJsonFile } from '../state/json-text.js';
 import { Command, Option } from 'commander';
 import { analyzeDebate, exportGraph, measuresToCsv, parseDebateConfig, runDebateToFile } from '../protocols/debate/index.js';
 import { resolveAgents } from '../protocols/debate/agents.js';
 import { debateFailures, failureLine } from '../protocols/debate/failures.js';
 import { CritConfig, DebateConfig, type DebateConfigInput } from '../schemas/debate.js';
 import { isPlainObject } from '../protocols/canonical-json.js';
+import { readJsonFile } from '../state/json-text.js';
 import { parleyCommand } from './invocation.js';
 import { givenOptions, mergedConfig, readConfigFile, sourceOfKey } from './config-sources.js';
 import { runWatched, type CallLabeler, type ModelRole } from './model-calls.js';
@@ -137,7 +137,8 @@ async function runCommand(question: string | undefined, options: RunOptions, giv
   printOut(
     `wrote ${options.out}: ${transcript.stop.roundsRun} round(s), stopped by ${transcript.stop.reason}${replayed ? `, ${replayed} call(s) replayed from the audit log` : ''}\n\n` +
       analyzeDebate(transcript).table,
-  );  const failures = debateFailures(transcript);
+  );
+  const failures = debateFailures(transcript);
   if (failures.length > 0) {
     printErr(`parley debate: the debate finished, but some of its calls gave nothing usable, so its measures leave them out:\n${failures.map((failure) => `  ${failureLine(failure)}`).join('\n')}`);
     process.exitCode = EXIT_RUN_HAD_FAILURES;
