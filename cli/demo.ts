@@ -10,6 +10,7 @@ import { startDemoModel, type DemoModel } from '../wrapper/demo-model/server.js'
 import { runDemoDeliberation } from './demo-deliberation.js';
 import { runWatched } from './model-calls.js';
 import { portNumber } from './option-parsers.js';
+import { parleyCommand, shellWord } from './invocation.js';
 import { reportFailure, runInterruptible } from './shared.js';
 
 const MARKER = '.parley-demo';
@@ -51,15 +52,16 @@ const NOTICE = "It is canned text chosen by rules, not a language model: the run
 async function serve(port: number | undefined): Promise<void> {
   const model = await listen(port);
   const spec = (name: string) => `openai-compatible:${model.baseUrl}#${name}`;
+  const parley = parleyCommand();
   process.stdout.write(
     [
       `parley's demo model is listening on ${model.baseUrl} (127.0.0.1 only; Ctrl-C stops it).`,
       NOTICE,
       '',
       'Use it as any openai-compatible model, e.g. in another terminal:',
-      `  parley debate "Should we rewrite the billing service in Rust?" --options yes,no --rounds 2 \\`,
+      `  ${parley} debate "Should we rewrite the billing service in Rust?" --options yes,no --rounds 2 \\`,
       `    --agent ${spec('demo-optimist')} --agent ${spec('demo-skeptic')} --agent ${spec('demo-pragmatist')}`,
-      `  parley dialogic --model-a ${spec('demo-a')} --model-b ${spec('demo-b')}`,
+      `  ${parley} dialogic --model-a ${spec('demo-a')} --model-b ${spec('demo-b')}`,
       'or in a sweep matrix:',
       `  agents: [[{ model: "${spec('demo-optimist')}" }, { model: "${spec('demo-skeptic')}" }]]`,
       '',
@@ -102,6 +104,8 @@ interface Outcome {
 
 async function runDemo(options: DemoOptions, signal: AbortSignal): Promise<void> {
   const started = performance.now();
+  // Commands to try next are printed as this demo was started: `node plugin/parley-server.mjs` in a clone.
+  const parley = parleyCommand();
   const dir = resolve(options.out);
   await prepareOut(dir);
   const model = await listen(options.port);
@@ -110,7 +114,7 @@ async function runDemo(options: DemoOptions, signal: AbortSignal): Promise<void>
     outcome = await demoRuns(model, dir, signal);
   } catch (error) {
     // Stopped by a signal: the runs are cut short, and a rerun starts over rather than resumes.
-    if (signal.aborted) throw new Error(`${String((signal.reason as Error)?.message ?? signal.reason).replace(/:.*$/, '')}: the demo stopped and left nothing running; run parley demo again to start over`);
+    if (signal.aborted) throw new Error(`${String((signal.reason as Error)?.message ?? signal.reason).replace(/:.*$/, '')}: the demo stopped and left nothing running; run ${parleyCommand()} demo again to start over`);
     throw error;
   } finally {
     await model.close();
@@ -127,10 +131,10 @@ async function runDemo(options: DemoOptions, signal: AbortSignal): Promise<void>
       '',
       'What to try next:',
       ...columns([
-        [`parley report ${shown(join(dir, 'debate.json'))}`, 'the debate as a Markdown summary'],
-        ['parley demo --serve --port 8700', 'keep the demo model running: an openai-compatible endpoint for parley debate, dialogic and sweep'],
-        ['parley doctor --model openai:gpt-4.1', "check a real model's key and endpoint, then give it to parley debate --agent"],
-        ['parley --help', 'every command; the README covers the Claude Code plugin and the MCP tools'],
+        [`${parley} report ${shellWord(shown(join(dir, 'debate.json')))}`, 'the debate as a Markdown summary'],
+        [`${parley} demo --serve --port 8700`, 'keep the demo model running: an openai-compatible endpoint for debate, dialogic and sweep'],
+        [`${parley} doctor --model openai:gpt-4.1`, "check a real model's key and endpoint, then give it to debate --agent"],
+        [`${parley} --help`, 'every command; the README covers the Claude Code plugin and the MCP tools'],
       ]),
       '',
     ].join('\n'),
@@ -175,7 +179,7 @@ async function demoRuns(model: DemoModel, dir: string, signal: AbortSignal): Pro
 
   const codexMissing = whyNoCodex();
   if (codexMissing) {
-    lines.push(`argumentation   skipped: ${codexMissing}. The consultee is Codex CLI: install it (npm install -g @openai/codex, or set PARLEY_CODEX_PATH) and run parley demo again; the demo needs no Codex login.`);
+    lines.push(`argumentation   skipped: ${codexMissing}. The consultee is Codex CLI: install it (npm install -g @openai/codex, or set PARLEY_CODEX_PATH) and run ${parleyCommand()} demo again; the demo needs no Codex login.`);
     return { lines, reports };
   }
   say('argumentation: the real Codex CLI, pointed at the demo model, is consulted; a scripted orchestrator judges');

@@ -6,7 +6,7 @@
 import { KEY_ENDPOINTS_ENV, isConfiguredEndpoint } from '../wrapper/key-scope.js';
 import { parseModelSpec } from '../wrapper/parse-spec.js';
 import { presetFor } from '../wrapper/presets.js';
-import { unreachableFix, type EndpointProbe } from '../wrapper/endpoint-probe.js';
+import { modelNotServed, unreachableFix, type EndpointProbe } from '../wrapper/endpoint-probe.js';
 
 export type Status = 'ok' | 'warn' | 'fail';
 
@@ -128,6 +128,8 @@ export interface ConfiguredEndpoint {
   /** Where it came from: the spec, or PARLEY_API_BASE_URL. */
   source: string;
   provider?: string;
+  /** The model the spec names there: checked against the endpoint's own list when it has one. */
+  model?: string;
 }
 
 /** The specs' key findings and the endpoints worth probing (a spec whose key is missing is not probed). */
@@ -159,7 +161,7 @@ export function keyFindings(specs: readonly string[], env: NodeJS.ProcessEnv): {
     } else {
       findings.push({ check: 'key', status: 'ok', message: `${spec} needs no key${keyEnv ? ` (${keyEnv} optional)` : ''}` });
     }
-    if (url) endpoints.push({ url, source: spec, provider: parsed.provider });
+    if (url) endpoints.push({ url, source: spec, provider: parsed.provider, model: parsed.model });
   }
   const listed = listedEndpoints(configured);
   if (listed.length > 0 && !env.PARLEY_API_KEY) {
@@ -192,17 +194,21 @@ export function listedEndpoints(configured: string | undefined): string[] {
   return urls;
 }
 
+/** Each endpoint once, but once per model the specs name there: each is looked for in its list. */
 function dedupe(endpoints: ConfiguredEndpoint[]): ConfiguredEndpoint[] {
-  const seen = new Map<string, ConfiguredEndpoint>();
+  const kept: ConfiguredEndpoint[] = [];
   for (const endpoint of endpoints) {
-    const key = endpoint.url.replace(/\/+$/, '');
-    if (!seen.has(key)) seen.set(key, { ...endpoint, url: key });
+    const url = endpoint.url.replace(/\/+$/, '');
+    const known = kept.some((other) => other.url === url && (endpoint.model === undefined || other.model === endpoint.model));
+    if (!known) kept.push({ ...endpoint, url });
   }
-  return [...seen.values()];
+  return kept;
 }
 
 export function endpointFinding(endpoint: ConfiguredEndpoint, probe: EndpointProbe): Finding {
   const label = `${endpoint.url} (${endpoint.source})`;
+  const notServed = endpoint.model === undefined ? undefined : modelNotServed(endpoint.url, probe, endpoint.model, `the spec ${endpoint.source}`);
+  if (notServed) return { check: 'endpoint', status: 'fail', message: notServed.problem, fix: notServed.fix };
   if (probe.status !== undefined) return { check: 'endpoint', status: 'ok', message: `${label} reachable (HTTP ${probe.status})` };
   const where = endpoint.source === KEY_ENDPOINTS_ENV ? KEY_ENDPOINTS_ENV : `the spec ${endpoint.source}`;
   const fix = unreachableFix(endpoint.url, endpoint.provider, where);

@@ -2,6 +2,7 @@
 import { Command } from 'commander';
 import { PARLEY_VERSION } from '../mcp-server/version.js';
 import { productionDepsOptions } from '../mcp-server/production.js';
+import { parleyCommand } from './invocation.js';
 
 const program = new Command('parley')
   .description('Deliberation between language models under rules a machine enforces')
@@ -45,14 +46,15 @@ const named = process.argv[2] === 'help' ? process.argv[3] : process.argv[2];
 const lazy = named === undefined ? undefined : LAZY_COMMANDS[named];
 if (lazy) await lazy.load();
 else {
-  const lines = Object.entries(LAZY_COMMANDS).map(([name, command]) => `  ${command.usage.padEnd(20)} ${command.summary} (parley ${name} --help)`);
+  const parley = parleyCommand();
+  const lines = Object.entries(LAZY_COMMANDS).map(([name, command]) => `  ${command.usage.padEnd(20)} ${command.summary} (${parley} ${name} --help)`);
   program.addHelpText('after', `\nProtocol runs:\n${lines.join('\n')}`);
 }
 
 // `serve` is the default command: without this, an unknown word would reach it as "too many arguments for 'serve'".
 const known = new Set([...program.commands.map((command) => command.name()), ...Object.keys(LAZY_COMMANDS), 'help']);
 if (named !== undefined && !named.startsWith('-') && !known.has(named)) {
-  process.stderr.write(`parley: unknown command '${named}'. Commands: ${[...known].join(', ')} (parley --help says what each does)\n`);
+  process.stderr.write(`parley: unknown command '${named}'. Commands: ${[...known].join(', ')} (${parleyCommand()} --help says what each does)\n`);
   process.exitCode = 1;
 } else {
   await program.parseAsync(process.argv);

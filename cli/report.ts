@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { readFile, stat, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import type { Command } from 'commander';
 import { redact } from '../schemas/secrets.js';
@@ -8,6 +8,7 @@ import { compareHtml, compareMarkdown, loadReportSource, reportHtml, reportMarkd
 import { decisionRecordMarkdown } from '../protocols/argumentation/index.js';
 import { AUDIT_WARNING } from '../state/audit-log.js';
 import { parseEnvelope } from '../state/envelope.js';
+import { readTextFile, statPath } from '../state/read-file.js';
 import { DELIBERATION_SCHEMA_VERSION } from '../mcp-server/deliberations.js';
 import { printErr, printOut } from './terminal.js';
 
@@ -48,7 +49,8 @@ export async function writeReports(files: string[], options: ReportOptions): Pro
   const loaded = await Promise.all(
     files.map((file) =>
       load(file, files.length > 1).catch((error: unknown) => {
-        throw new Error(`${file}: ${error instanceof Error ? error.message : String(error)}`);
+        const message = error instanceof Error ? error.message : String(error);
+        throw new Error(message.includes(file) ? message : `${file}: ${message}`);
       }),
     ),
   );
@@ -88,8 +90,8 @@ function decisionRecord(source: ReportSource): string {
  * a warning. Among several files, one of a sweep folder that is no run (totals.json) is skipped.
  */
 async function load(file: string, several: boolean): Promise<ReportSource | undefined> {
-  if ((await stat(file)).isDirectory()) return loadReportSource(file);
-  const envelope = parseEnvelope(await readFile(file, 'utf8'));
+  if ((await statPath(file)).isDirectory()) return loadReportSource(file);
+  const envelope = parseEnvelope(await readTextFile(file));
   if (envelope.ok && envelope.envelope.schemaVersion > DELIBERATION_SCHEMA_VERSION) {
     throw new Error(
       `written by a newer parley (schemaVersion ${envelope.envelope.schemaVersion}; this one reads up to ${DELIBERATION_SCHEMA_VERSION}): upgrade parley to report on it`,

@@ -16,6 +16,17 @@ export async function reportFailure(command: string, work: () => Promise<void>):
   }
 }
 
+/** A run that finished, but with turns or judge calls that gave nothing usable (named on stderr): not 0, and not 1 (a run that could not start, or failed). */
+export const EXIT_RUN_HAD_FAILURES = 3;
+
+export const EXIT_CODES_HELP = [
+  'Exit codes:',
+  '  0      the run finished and every call answered',
+  '  1      the run could not start (nothing was called), or it failed',
+  `  ${EXIT_RUN_HAD_FAILURES}      the run finished, but some turns or judge calls failed: stderr names them (agent and rounds), the report marks them`,
+  '  128+n  stopped by signal n (Ctrl-C: 130); the same command resumes the run',
+].join('\n');
+
 /** How a protocol command starts a fresh run when its run folder holds another configuration. */
 export function freshRunHint(dir: string | undefined): string {
   return `give another --out${dir === undefined ? '' : ' and --dir'}, or remove that folder first`;

@@ -1,6 +1,4 @@
-import { readFile } from 'node:fs/promises';
 import { Command, Option } from 'commander';
-import { parse as parseYaml } from 'yaml';
 import {
   assertPlanConfigs,
   createSweepProgress,
@@ -9,6 +7,7 @@ import {
   mergeSweeps,
   parseComparison,
   parseShard,
+  readYamlText,
   runSweep,
   selectShard,
   summarizeSweep,
@@ -17,13 +16,16 @@ import {
   type ComparisonSpec,
   type Shard,
 } from '../protocols/sweep/index.js';
+import { parseConfig } from '../schemas/common.js';
 import { DebateConfig } from '../schemas/debate.js';
 import { DialogicConfig } from '../schemas/dialogic.js';
 import { PriceTable, type SweepRunPlan } from '../schemas/sweep.js';
+import { readTextFile } from '../state/read-file.js';
 import { assertModelsReady, type ModelRole } from '../wrapper/readiness.js';
 import { reportFailure, runInterruptible } from './shared.js';
 import { asOptionParser, positiveInteger } from './option-parsers.js';
 import { printOut } from './terminal.js';
+import { parleyCommand } from './invocation.js';
 
 interface RunOptions {
   out?: string;
@@ -63,7 +65,7 @@ export function registerSweepCommand(program: Command): void {
       await reportFailure('sweep', async () => {
         // `--out` is also an option of `sweep` itself, which may have taken it.
         const out = options.out ?? (command.parent?.opts() as { out?: string } | undefined)?.out;
-        if (!out) throw new Error('give the merged folder: parley sweep merge <dirs...> --out <dir>');
+        if (!out) throw new Error(`give the merged folder: ${parleyCommand()} sweep merge <dirs...> --out <dir>`);
         const report = await mergeSweeps(dirs, out);
         const missing = report.missingShards.length ? `; shards never merged: ${report.missingShards.join(', ')}` : '';
         printOut(`merged ${dirs.length} folder(s) into ${report.dir}: ${report.finished}/${report.totalRuns} runs finished${missing}\n`);
@@ -93,14 +95,14 @@ export function registerSweepCommand(program: Command): void {
 }
 
 async function runCommand(matrixPath: string | undefined, options: RunOptions, signal: AbortSignal): Promise<void> {
-  if (!matrixPath) throw new Error('name the sweep file: parley sweep matrix.yaml --out dir/');
+  if (!matrixPath) throw new Error(`name the sweep file: ${parleyCommand()} sweep matrix.yaml --out dir/`);
   if (!options.out) throw new Error('give the sweep folder: --out dir/');
   const matrix = await loadSweepMatrix(matrixPath);
-  const prices = options.prices ? PriceTable.parse(parseYaml(await readFile(options.prices, 'utf8'))) : undefined;
+  const prices = options.prices ? parseConfig(PriceTable, readYamlText(await readTextFile(options.prices), options.prices), `price table ${options.prices}`) : undefined;
   // Before the folder is made: a configuration or a model that can only fail would fail every run it is in.
   const plans = expandSweep(matrix);
   const mine = options.shard ? selectShard(plans, options.shard) : plans;
-  assertPlanConfigs(mine);
+  assertPlanConfigs(mine, matrixPath);
   await assertModelsReady(sweepModelRoles(mine), { what: 'the sweep' });
   const progress = createSweepProgress(process.stderr, options.progress === 'auto' ? process.stderr.isTTY === true : options.progress === 'tty');
   const report = await runSweep(matrix, {

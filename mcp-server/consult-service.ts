@@ -13,6 +13,7 @@ import { serverRefusal, throwIfRefused, type Deliberations, type MoveOutcome } f
 import type { JobManager } from './jobs.js';
 import { keptInput } from './audit-input.js';
 import { CONSULTEE, refuseUnreadyModels, type ModelChecker } from './model-checks.js';
+import { sentence } from '../schemas/user-facing-error.js';
 
 export interface ConsultSettings {
   cwd?: string;
@@ -209,7 +210,7 @@ export class ConsultService {
       });
     } catch (error) {
       if (!(error instanceof BackendError)) throw error;
-      throw serverRefusal(state, `${error.message}. Nothing was sent: the state is unchanged and the next delib_consult uses the earlier settings`, 'bad-consult-setting');
+      throw serverRefusal(state, `${sentence(error.message)} Nothing was sent: the state is unchanged and the next delib_consult uses the earlier settings`, 'bad-consult-setting');
     }
   }
 

@@ -1,5 +1,6 @@
 import { realpath } from 'node:fs/promises';
 import { delimiter, isAbsolute, relative, resolve, sep } from 'node:path';
+import { fileErrorText } from '../state/read-file.js';
 import { ToolRefusal } from './tool-kit.js';
 
 /** Folders, besides the state folder, whose files a tool may read by path (separated like PATH). */
@@ -24,7 +25,7 @@ export async function confinedPath(path: string, roots: readonly string[]): Prom
   } catch (error) {
     // Whether a file outside the folders exists is not for a tool argument to learn: same refusal either way.
     if (!roots.some((root) => isInside(resolve(root), asked))) throw outside;
-    throw new ToolRefusal(`cannot read ${path}: ${(error as NodeJS.ErrnoException).code ?? 'unreadable'}`);
+    throw new ToolRefusal(fileErrorText(error, asked));
   }
   for (const root of roots) {
     const realRoot = await realpath(root).catch(() => undefined);

@@ -5,6 +5,7 @@ import type { Backend } from '../wrapper/backend.js';
 import type { RunAnalysis, RunProgress, RunProtocol } from '../protocols/run-protocol.js';
 import { keepPrivate, makePrivateDir } from '../state/private-files.js';
 import { readJsonFile } from '../state/json-text.js';
+import { isMissingFile } from '../state/read-file.js';
 import { assertSafeId, runDir, runsDir } from '../state/paths.js';
 import type { JobManager } from './jobs.js';
 import { refuseUnreadyModels, type ModelChecker } from './model-checks.js';
@@ -186,7 +187,7 @@ export class RunManager {
     try {
       return { ...((await readJsonFile(files.meta, `run.json of run ${runId}`)) as RunMeta), files };
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw new ToolRefusal(`no run "${runId}"; call run_list to see the runs`);
+      if (isMissingFile(error)) throw new ToolRefusal(`no run "${runId}"; call run_list to see the runs`);
       throw error;
     }
   }

@@ -20,9 +20,3 @@ export function withCheckedModelSpecs<T>(schema: z.ZodType<T>, specsOf: (config:
     for (const problem of modelSpecProblems(specsOf(config))) ctx.addIssue({ code: 'custom', path: problem.path, message: problem.message });
   });
 }
-
-/** Throws one error naming every unusable spec (for the CLI and other direct callers). */
-export function assertModelSpecs(specs: { path: (string | number)[]; spec: string }[]): void {
-  const problems = modelSpecProblems(specs);
-  if (problems.length > 0) throw new Error(problems.map((problem) => `${problem.path.join('.')}: ${problem.message}`).join('; '));
-}

@@ -1,3 +1,4 @@
+import { closest, distance } from 'fastest-levenshtein';
 import { z } from 'zod';
 import { UserFacingError } from './user-facing-error.js';
 
@@ -27,24 +28,61 @@ export function addUsage(a: Usage, b: Usage): Usage {
   };
 }
 
-/** Zod issues as one line a person can act on (`agents.0.model: Invalid input: expected string; rounds: ...`), never zod's JSON. */
-export function issuesText(error: z.ZodError): string {
-  return leafIssues(error.issues, []).map((issue) => `${issue.path.join('.') || '(top)'}: ${issue.message}`).join('; ');
+/**
+ * Zod issues as one line a person can act on (`agents.0.model: Invalid input: expected string; rounds: ...`),
+ * never zod's JSON; unknown keys first, outermost first (a misspelt key often causes the other problems). `where` names
+ * where the value at a top-level key came from (a file, a flag), put before its path.
+ */
+export function issuesText(error: z.ZodError, where?: (topKey: string | undefined) => string | undefined): string {
+  const rank = (issue: LeafIssue) => (issue.unknownKeys === undefined ? 1000 : 0) + issue.path.length;
+  const issues = leafIssues(error.issues, []).sort((a, b) => rank(a) - rank(b));
+  return issues
+    .map((issue) => {
+      const source = where?.(String(issue.path[0] ?? issue.unknownKeys?.[0] ?? '') || undefined);
+      const path = issue.path.join('.');
+      return [source, path, issue.message].filter(Boolean).join(': ');
+    })
+    .join('; ');
+}
+
+interface LeafIssue {
+  path: PropertyKey[];
+  message: string;
+  unknownKeys?: string[];
 }
 
 /** A value that matches no alternative of a union is explained by the alternative it came closest to (the one that looked inside it). */
-function leafIssues(issues: readonly z.core.$ZodIssue[], prefix: PropertyKey[]): { path: PropertyKey[]; message: string }[] {
+function leafIssues(issues: readonly z.core.$ZodIssue[], prefix: PropertyKey[]): LeafIssue[] {
   return issues.flatMap((issue) => {
     const path = [...prefix, ...issue.path];
+    if (issue.code === 'unrecognized_keys') return [{ path, message: issue.message, unknownKeys: issue.keys }];
+    if (issue.code === 'invalid_type' && /received undefined$/.test(issue.message)) return [{ path, message: `required, and not given (expected ${issue.expected})` }];
     if (issue.code !== 'invalid_union' || issue.errors.length === 0) return [{ path, message: issue.message }];
     const closest = issue.errors.find((branch) => branch.some((inner) => inner.path.length > 0)) ?? issue.errors.at(-1)!;
     return leafIssues(closest, path);
   });
 }
 
+/**
+ * An object of a configuration a person writes: a key it does not know is refused (never dropped, which
+ * would run something other than what was asked), naming the nearest known key and every accepted one.
+ */
+export function configObject<Shape extends z.core.$ZodLooseShape>(shape: Shape) {
+  const accepted = Object.keys(shape);
+  return z.strictObject(shape, { error: (issue) => (issue.code === 'unrecognized_keys' ? unknownKeysText(issue.keys, accepted) : undefined) });
+}
+
+export function unknownKeysText(keys: readonly string[], accepted: readonly string[]): string {
+  const named = keys.map((key) => {
+    const near = accepted.length ? closest(key, [...accepted]) : undefined;
+    return near !== undefined && distance(key.toLowerCase(), near.toLowerCase()) <= Math.max(2, Math.floor(key.length / 3)) ? `"${key}" (did you mean "${near}"?)` : `"${key}"`;
+  });
+  return `unknown key${keys.length === 1 ? '' : 's'} ${named.join(', ')}; the keys accepted here are ${accepted.join(', ')}`;
+}
+
 /** Parses a configuration, or throws a UserFacingError (`invalid-config`) naming each problem by its path. */
-export function parseConfig<T>(schema: z.ZodType<T>, input: unknown, what: string): T {
+export function parseConfig<T>(schema: z.ZodType<T>, input: unknown, what: string, where?: (topKey: string | undefined) => string | undefined): T {
   const parsed = schema.safeParse(input);
-  if (!parsed.success) throw new UserFacingError(`invalid ${what}: ${issuesText(parsed.error)}`, { code: 'invalid-config' });
+  if (!parsed.success) throw new UserFacingError(`invalid ${what}: ${issuesText(parsed.error, where)}`, { code: 'invalid-config' });
   return parsed.data;
 }

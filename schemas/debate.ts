@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { SafeId, Usage } from './common.js';
+import { configObject, SafeId, Usage } from './common.js';
 
 export const DEBATE_TRANSCRIPT_VERSION = 1;
 
@@ -7,7 +7,7 @@ export const DEBATE_TRANSCRIPT_VERSION = 1;
 export const Stance = z.enum(['rebut', 'qualify', 'support', 'concede', 'extend']);
 export type Stance = z.infer<typeof Stance>;
 
-const DebateAgentObject = z.object({
+const DebateAgentObject = configObject({
   /** Stable id used in step keys and the graph; defaults to `agent-<n>`. */
   id: SafeId.optional(),
   /** Backend spec, e.g. `openai:gpt-4.1` or `openai-compatible:<url>#<model>`. */
@@ -20,15 +20,15 @@ const DebateAgentObject = z.object({
 export const DebateAgentSpec = z.union([z.string().min(1).transform((model) => ({ model })).pipe(DebateAgentObject), DebateAgentObject]);
 export type DebateAgentSpec = z.infer<typeof DebateAgentSpec>;
 
-export const CritConfig = z.object({
+export const CritConfig = configObject({
   judge: z.string().min(1),
   /** `gamma`: Chang 2023 reasons x credibility; `pillars`: the four-pillar rho; `both`. */
   variant: z.enum(['gamma', 'pillars', 'both']).default('both'),
 });
 
-export const RcaConfig = z.object({ judge: z.string().min(1) });
+export const RcaConfig = configObject({ judge: z.string().min(1) });
 
-export const PidConfig = z.object({
+export const PidConfig = configObject({
   rhoStar: z.number().min(0).max(1).default(0.8),
   gammaBeta: z.number().gt(0).max(1).default(0.9),
   mu: z.number().min(0).default(1),
@@ -46,55 +46,51 @@ export type PidConfig = z.infer<typeof PidConfig>;
 export const RoleVisibility = z.enum(['all', 'judges', 'none']);
 export type RoleVisibility = z.infer<typeof RoleVisibility>;
 
-export const DebateConfig = z
-  .object({
-    question: z.string().min(1),
-    agents: z.array(DebateAgentSpec).min(2),
-    rounds: z.number().int().min(1).default(3),
-    /** Answer options; when given, answers and distributions are mapped onto them. */
-    options: z.array(z.string().min(1)).min(2).optional(),
-    /**
-     * `option`: each agent answers with one option (its `distribution`, if any, only feeds JS).
-     * `distribution`: each agent answers with an allocation over the options, and agreement, entropy,
-     * unanimity, majority and conformity are computed on the distributions (README, debate measures).
-     */
-    answerKind: z.enum(['option', 'distribution']).default('option'),
-    /** Used only by the measures (never shown to agents or judges). */
-    groundTruth: z.string().min(1).optional(),
-    anonymise: z.boolean().default(true),
-    /**
-     * Who sees the roles and personas the agents were given: `all` (the other agents and the judges),
-     * `judges` (CRIT and RCA only), `none` (each agent sees only its own). README, debate measures.
-     */
-    roleVisibility: RoleVisibility.default('all'),
-    stop: z
-      .object({
-        onConvergence: z.boolean().default(true),
-        /** Stop when the generalized JS divergence falls under this (bits). */
-        epsilon: z.number().min(0).default(0.01),
-        onUnanimity: z.boolean().default(true),
-        /** Convergence is not checked before this many rounds. */
-        minRounds: z.number().int().min(1).default(2),
-        /** Safety bound (T_max): no debate runs more rounds than this. */
-        maxRounds: z.number().int().min(1).default(20),
-        maxTotalTokens: z.number().int().positive().optional(),
-      })
-      .prefault({}),
-    crit: CritConfig.optional(),
-    rca: RcaConfig.optional(),
-    pid: PidConfig.optional(),
-    concurrencyPerBackend: z.number().int().min(1).default(8),
-    temperature: z.number().min(0).max(2).optional(),
-    timeoutMs: z.number().int().positive().default(300_000),
-    deltaS: z.number().min(0).default(0.05),
-  })
-  .superRefine((config, ctx) => {
-    if (config.pid && !config.crit) {
-      ctx.addIssue({ code: 'custom', path: ['pid'], message: 'the PID controller needs CRIT scores (rho): set crit as well' });
-    }
-    const ids = config.agents.map((agent, index) => agent.id ?? `agent-${index + 1}`);
-    if (new Set(ids).size !== ids.length) ctx.addIssue({ code: 'custom', path: ['agents'], message: 'agent ids must be unique' });
-  });
+export const DebateConfig = configObject({
+  question: z.string().min(1),
+  agents: z.array(DebateAgentSpec).min(2),
+  rounds: z.number().int().min(1).default(3),
+  /** Answer options; when given, answers and distributions are mapped onto them. */
+  options: z.array(z.string().min(1)).min(2).optional(),
+  /**
+   * `option`: each agent answers with one option (its `distribution`, if any, only feeds JS).
+   * `distribution`: each agent answers with an allocation over the options, and agreement, entropy,
+   * unanimity, majority and conformity are computed on the distributions (README, debate measures).
+   */
+  answerKind: z.enum(['option', 'distribution']).default('option'),
+  /** Used only by the measures (never shown to agents or judges). */
+  groundTruth: z.string().min(1).optional(),
+  anonymise: z.boolean().default(true),
+  /**
+   * Who sees the roles and personas the agents were given: `all` (the other agents and the judges),
+   * `judges` (CRIT and RCA only), `none` (each agent sees only its own). README, debate measures.
+   */
+  roleVisibility: RoleVisibility.default('all'),
+  stop: configObject({
+    onConvergence: z.boolean().default(true),
+    /** Stop when the generalized JS divergence falls under this (bits). */
+    epsilon: z.number().min(0).default(0.01),
+    onUnanimity: z.boolean().default(true),
+    /** Convergence is not checked before this many rounds. */
+    minRounds: z.number().int().min(1).default(2),
+    /** Safety bound (T_max): no debate runs more rounds than this. */
+    maxRounds: z.number().int().min(1).default(20),
+    maxTotalTokens: z.number().int().positive().optional(),
+  }).prefault({}),
+  crit: CritConfig.optional(),
+  rca: RcaConfig.optional(),
+  pid: PidConfig.optional(),
+  concurrencyPerBackend: z.number().int().min(1).default(8),
+  temperature: z.number().min(0).max(2).optional(),
+  timeoutMs: z.number().int().positive().default(300_000),
+  deltaS: z.number().min(0).default(0.05),
+}).superRefine((config, ctx) => {
+  if (config.pid && !config.crit) {
+    ctx.addIssue({ code: 'custom', path: ['pid'], message: 'the PID controller needs CRIT scores (rho): set crit as well' });
+  }
+  const ids = config.agents.map((agent, index) => agent.id ?? `agent-${index + 1}`);
+  if (new Set(ids).size !== ids.length) ctx.addIssue({ code: 'custom', path: ['agents'], message: 'agent ids must be unique' });
+});
 export type DebateConfig = z.infer<typeof DebateConfig>;
 export type DebateConfigInput = z.input<typeof DebateConfig>;
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { configObject } from './common.js';
 
 /**
  * The minimal-seed dialogic protocol (seed 000_cbdc61e003a35a11): its configuration, and the
@@ -103,27 +104,25 @@ export const TermText = z.object({
 });
 export type TermText = z.infer<typeof TermText>;
 
-export const DialogicConfig = z
-  .object({
-    modelA: z.string().min(1).describe('backend spec of model A, e.g. openai:gpt-4.1'),
-    modelB: z.string().min(1).describe('backend spec of model B'),
-    personas: PersonaAssignment.default('standard'),
-    temperature: z.number().min(0).max(2).default(0.7),
-    seedLevel: SeedLevel.default('minimal'),
-    /** A vocabulary file (dictionary export, run file or term list), required for medium and heavy. */
-    vocabularyFile: z.string().optional(),
-    anonymise: z.boolean().default(true),
-    maxCycles: z.number().int().min(1).max(100).default(10),
-    maxExchanges: z.number().int().min(1).max(10).default(3),
-    callTimeoutMs: z.number().int().positive().default(600_000),
-    /** First pause before retrying a 429, 5xx or timeout; it doubles on each retry. */
-    retryBaseMs: z.number().int().nonnegative().default(1000),
-  })
-  .superRefine((config, ctx) => {
-    if (config.seedLevel !== 'minimal' && !config.vocabularyFile) {
-      ctx.addIssue({ code: 'custom', path: ['vocabularyFile'], message: `seed level ${config.seedLevel} needs a vocabulary file` });
-    }
-  });
+export const DialogicConfig = configObject({
+  modelA: z.string().min(1).describe('backend spec of model A, e.g. openai:gpt-4.1'),
+  modelB: z.string().min(1).describe('backend spec of model B'),
+  personas: PersonaAssignment.default('standard'),
+  temperature: z.number().min(0).max(2).default(0.7),
+  seedLevel: SeedLevel.default('minimal'),
+  /** A vocabulary file (dictionary export, run file or term list), required for medium and heavy. */
+  vocabularyFile: z.string().optional(),
+  anonymise: z.boolean().default(true),
+  maxCycles: z.number().int().min(1).max(100).default(10),
+  maxExchanges: z.number().int().min(1).max(10).default(3),
+  callTimeoutMs: z.number().int().positive().default(600_000),
+  /** First pause before retrying a 429, 5xx or timeout; it doubles on each retry. */
+  retryBaseMs: z.number().int().nonnegative().default(1000),
+}).superRefine((config, ctx) => {
+  if (config.seedLevel !== 'minimal' && !config.vocabularyFile) {
+    ctx.addIssue({ code: 'custom', path: ['vocabularyFile'], message: `seed level ${config.seedLevel} needs a vocabulary file` });
+  }
+});
 export type DialogicConfig = z.infer<typeof DialogicConfig>;
 export type DialogicConfigInput = z.input<typeof DialogicConfig>;
 

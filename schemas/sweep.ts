@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Usage } from './common.js';
+import { configObject, Usage } from './common.js';
 
 /**
  * An experiment sweep: one protocol, a base configuration, and parameters whose combinations
@@ -12,7 +12,7 @@ export const SweepProtocol = z.enum(['dialogic', 'debate']);
 export type SweepProtocol = z.infer<typeof SweepProtocol>;
 
 /** USD per million tokens. `cachedInput` defaults to `input` (no discount known). */
-export const Price = z.object({
+export const Price = configObject({
   input: z.number().nonnegative(),
   cachedInput: z.number().nonnegative().optional(),
   output: z.number().nonnegative(),
@@ -41,34 +41,30 @@ export type LabelledValue = z.infer<typeof LabelledValue>;
 
 const ParamName = ConfigPath.regex(/^[A-Za-z_][A-Za-z0-9_.-]*$/, 'a parameter name or a dotted config path');
 
-export const SweepMatrix = z
-  .strictObject({
-    name: z.string().min(1).optional(),
-    protocol: SweepProtocol,
-    /** The configuration every run starts from (DialogicConfig or DebateConfig fields). */
-    base: z.record(z.string(), z.unknown()).default({}),
-    /** Parameters crossed with each other: name -> the values to try. */
-    matrix: z.record(ParamName, z.array(z.unknown()).min(1)).optional(),
-    /** Or an explicit list of combinations: each maps parameter names to one value. */
-    runs: z.array(z.record(ParamName, z.unknown())).min(1).optional(),
-    repetitions: z.number().int().min(1).max(1000).default(1),
-    /** Model calls in flight per backend spec; keys as in the price table, plus `default`. */
-    perBackend: z.record(z.string().min(1), z.number().int().min(1)).default({}),
-    retry: z
-      .object({
-        /** How often a rate-limited call is retried after the backend's own retries ran out. */
-        rateLimited: z.number().int().min(0).max(20).default(4),
-        /** First pause; it doubles each time (with jitter). */
-        baseMs: z.number().int().min(0).default(5000),
-      })
-      .prefault({}),
-    /** Ask providers that support it for a sampling seed derived from the run id. */
-    seedPerRun: z.boolean().default(true),
-    prices: PriceTable.default({}),
-  })
-  .superRefine((matrix, ctx) => {
-    if (matrix.matrix && matrix.runs) ctx.addIssue({ code: 'custom', path: ['runs'], message: 'give either matrix (a product) or runs (a list), not both' });
-  });
+export const SweepMatrix = configObject({
+  name: z.string().min(1).optional(),
+  protocol: SweepProtocol,
+  /** The configuration every run starts from (DialogicConfig or DebateConfig fields). */
+  base: z.record(z.string(), z.unknown()).default({}),
+  /** Parameters crossed with each other: name -> the values to try. */
+  matrix: z.record(ParamName, z.array(z.unknown()).min(1)).optional(),
+  /** Or an explicit list of combinations: each maps parameter names to one value. */
+  runs: z.array(z.record(ParamName, z.unknown())).min(1).optional(),
+  repetitions: z.number().int().min(1).max(1000).default(1),
+  /** Model calls in flight per backend spec; keys as in the price table, plus `default`. */
+  perBackend: z.record(z.string().min(1), z.number().int().min(1)).default({}),
+  retry: configObject({
+    /** How often a rate-limited call is retried after the backend's own retries ran out. */
+    rateLimited: z.number().int().min(0).max(20).default(4),
+    /** First pause; it doubles each time (with jitter). */
+    baseMs: z.number().int().min(0).default(5000),
+  }).prefault({}),
+  /** Ask providers that support it for a sampling seed derived from the run id. */
+  seedPerRun: z.boolean().default(true),
+  prices: PriceTable.default({}),
+}).superRefine((matrix, ctx) => {
+  if (matrix.matrix && matrix.runs) ctx.addIssue({ code: 'custom', path: ['runs'], message: 'give either matrix (a product) or runs (a list), not both' });
+});
 export type SweepMatrix = z.infer<typeof SweepMatrix>;
 export type SweepMatrixInput = z.input<typeof SweepMatrix>;
 

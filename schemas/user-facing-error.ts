@@ -16,3 +16,9 @@ export class UserFacingError extends Error {
     if (options.code !== undefined) this.code = options.code;
   }
 }
+
+/** Ends a message taken from elsewhere with one full stop, never two ("Connection error."). */
+export function sentence(text: string): string {
+  const trimmed = text.trim();
+  return /[.!?]$/.test(trimmed) ? trimmed : `${trimmed}.`;
+}

@@ -1,21 +1,24 @@
-import { readFile } from 'node:fs/promises';
 import { UserFacingError } from '../schemas/user-facing-error.js';
+import { readTextFile } from './read-file.js';
+import { jsonProblemAt } from './json-position.js';
 
 /**
- * JSON.parse whose error gives the position only: V8's own message quotes the text, and the text
- * may be any file a caller named (its first characters must never reach an error).
+ * JSON.parse whose error says where the text breaks (line and column) and what was expected there,
+ * never the text itself: it may be any file a caller named. `file`, when the text is a file's,
+ * gives the place as `file:line:column`, the form editors and terminals open.
  */
-export function parseJsonText(text: string, what: string): unknown {
+export function parseJsonText(text: string, what: string, file?: string): unknown {
   try {
     return JSON.parse(text);
-  } catch (error) {
-    const position = /position (\d+)/.exec((error as Error).message)?.[1];
-    const where = text.trim() === '' ? ' (it is empty)' : position === undefined ? '' : ` (at character ${position})`;
-    throw new UserFacingError(`${what} is not valid JSON${where}`, { code: 'not-json' });
+  } catch {
+    if (text.trim() === '') throw new UserFacingError(`${what} is not valid JSON (it is empty)`, { code: 'not-json' });
+    const { line, column, problem } = jsonProblemAt(text);
+    const place = file === undefined ? `line ${line}, column ${column}` : `${file}:${line}:${column}`;
+    throw new UserFacingError(`${what} is not valid JSON at ${place}: ${problem}`, { code: 'not-json' });
   }
 }
 
-/** Reads and parses a JSON file; errors name the file, never its content. */
+/** Reads and parses a JSON file; errors name the file (and where in it), never its content. */
 export async function readJsonFile(path: string, what = path): Promise<unknown> {
-  return parseJsonText(await readFile(path, 'utf8'), what);
+  return parseJsonText(await readTextFile(path), what, path);
 }

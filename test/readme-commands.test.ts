@@ -1,13 +1,15 @@
 /**
- * Every shell command in README.md's ```sh blocks, accounted for: run here as written (`parley` is
- * `node plugin/parley-server.mjs` in a clone, as the README says), run as written by another test
- * that reads it from the README, or named with the reason no test runs it verbatim. A command added
- * to the README without an entry here fails the first test.
+ * Every shell command in README.md's ```sh blocks, accounted for: run here as written (in a folder laid
+ * out as the reader's clone, with the PATH the set-up leaves them: no `parley` on it, so the README
+ * writes `node plugin/parley-server.mjs`), run as written by another test that reads it from the
+ * README, or named with the reason no test runs it verbatim. A command added to the README without an
+ * entry here fails the first test; one that starts with a program the set-up does not give the reader
+ * fails the second.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { copyFile, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { copyFile, mkdtemp, readFile, rm, symlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { delimiter, join, resolve } from 'node:path';
 import { execa } from 'execa';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -37,40 +39,55 @@ const SLURM = "test/protocols/sweep/slurm.test.ts: sweep.sbatch, merge.sbatch an
 const COVERAGE: Record<string, string> = {
   'npm ci': 'not run by a test: it would reinstall the tree under test; the CI script (.ci/run) runs it',
   'node plugin/parley-server.mjs demo': 'test/cli/demo.test.ts runs `parley demo` as written in an empty folder, through dist/cli/main.js (the sources the bundle is built from), with the real codex binary',
-  'parley demo --serve --port 8700': 'not verbatim: port 8700 may be taken; test/cli/demo.test.ts runs `parley demo --serve` on a free port and a real `parley debate` against it, and `--port` on a port in use',
+  'node plugin/parley-server.mjs demo --serve --port 8700': 'not verbatim: port 8700 may be taken; test/cli/demo.test.ts runs `parley demo --serve` on a free port and a real `parley debate` against it, and `--port` on a port in use',
   'npm ci && npm start --silent': 'the `npm start --silent` half is run here as written; `npm ci` is not (it would reinstall the tree under test): the CI script (.ci/run) runs it',
   'apt-get update && apt-get install -y chromium slurm-wlm munge && npm ci && npm test': 'not run by a test: it is the CI job itself (.ci/run installs .ci/apt-packages, then runs npm ci and npm test) and needs root',
   'claude mcp add parley -- node /path/to/parley/plugin/parley-server.mjs': 'test/plugin/plugin.test.ts (read from the README, then `claude mcp list` shows it Connected)',
   'claude mcp list': 'test/plugin/plugin.test.ts',
   'codex mcp add parley -- node /path/to/parley/plugin/parley-server.mjs': 'test/plugin/plugin.test.ts (read from the README, then `codex mcp list --json`)',
-  'parley dialogic --model-a openai:gpt-4.1 --model-b codex:gpt-5.2 --out run.json': 'not verbatim: needs an OpenAI key and a logged-in Codex; test/protocols/dialogic/cli.test.ts runs `parley dialogic --model-a ... --out` against scripted servers',
-  'parley dialogic analyze run.json': HERE,
-  'parley debate "Should we ship on Friday?" --agent openai:gpt-4.1 --agent claude:sonnet --agent codex:gpt-5.2 --rounds 3 --crit openai:gpt-4.1 --pid --out debate.json':
+  'node plugin/parley-server.mjs dialogic --model-a openai:gpt-4.1 --model-b codex:gpt-5.2 --out run.json': 'not verbatim: needs an OpenAI key and a logged-in Codex; test/protocols/dialogic/cli.test.ts runs `parley dialogic --model-a ... --out` against scripted servers',
+  'node plugin/parley-server.mjs dialogic analyze run.json': HERE,
+  'node plugin/parley-server.mjs debate "Should we ship on Friday?" --agent openai:gpt-4.1 --agent claude:sonnet --agent codex:gpt-5.2 --rounds 3 --crit openai:gpt-4.1 --pid --out debate.json':
     'not verbatim: needs hosted models (OpenAI key, Claude and Codex logins); test/protocols/debate/cli.test.ts runs `parley debate` against scripted servers',
-  'parley debate analyze debate.json --format dot': HERE,
-  'parley sweep capitulation.yaml --out results/ --concurrency 8': 'not verbatim: the README sweep file names hosted models; test/protocols/sweep/cli.test.ts runs `parley sweep` on sweep files with scripted models',
-  'parley sweep summarize results/ --by pairing,anonymise': 'not verbatim: needs a finished sweep; test/protocols/sweep/cli.test.ts runs `sweep summarize --by`',
-  'parley sweep summarize results/ --compare pairing=gpt-vs-claude,claude-vs-gpt': 'not verbatim: needs a finished sweep; test/protocols/sweep/statistics.test.ts runs `sweep summarize --compare`',
+  'node plugin/parley-server.mjs debate analyze debate.json --format dot': HERE,
+  'node plugin/parley-server.mjs sweep capitulation.yaml --out results/ --concurrency 8': 'not verbatim: the README sweep file names hosted models; test/protocols/sweep/cli.test.ts runs `parley sweep` on sweep files with scripted models',
+  'node plugin/parley-server.mjs sweep summarize results/ --by pairing,anonymise': 'not verbatim: needs a finished sweep; test/protocols/sweep/cli.test.ts runs `sweep summarize --by`',
+  'node plugin/parley-server.mjs sweep summarize results/ --compare pairing=gpt-vs-claude,claude-vs-gpt': 'not verbatim: needs a finished sweep; test/protocols/sweep/statistics.test.ts runs `sweep summarize --compare`',
   'exec parley sweep capitulation.yaml --concurrency 4 --shard "${SLURM_ARRAY_TASK_ID}/${SLURM_ARRAY_TASK_COUNT}" --out "results/shard-${SLURM_ARRAY_TASK_ID}"': SLURM,
   'set -e': SLURM,
   'parley sweep merge results/shard-* --out results/all': SLURM,
   'parley sweep summarize results/all --by pairing,anonymise': SLURM,
   'jobid=$(sbatch --parsable sweep.sbatch)': SLURM,
   'sbatch --dependency=afterok:"$jobid" merge.sbatch': SLURM,
-  'parley report run.json --html run.html': HERE,
-  'parley report debate.json': HERE,
-  'parley report a.json b.json c.json --compare --html compare.html': HERE,
-  'parley report results/summary.json --compare': 'not verbatim: needs a finished sweep; test/protocols/report/report-extra.test.ts runs `parley report <sweep>/summary.json --compare` on a real sweep',
-  'parley report deliberation.json --format madr --md docs/adr/0007-job-queue.md':
+  'node plugin/parley-server.mjs report run.json --html run.html': HERE,
+  'node plugin/parley-server.mjs report debate.json': HERE,
+  'node plugin/parley-server.mjs report a.json b.json c.json --compare --html compare.html': HERE,
+  'node plugin/parley-server.mjs report results/summary.json --compare': 'not verbatim: needs a finished sweep; test/protocols/report/report-extra.test.ts runs `parley report <sweep>/summary.json --compare` on a real sweep',
+  'node plugin/parley-server.mjs report deliberation.json --format madr --md docs/adr/0007-job-queue.md':
     'not verbatim: needs a synthesized deliberation; test/protocols/report/report.test.ts runs `parley report <state> --format madr --md <file>` on one made by the engine',
   'claude mcp add parley -e PARLEY_TOOLS=argumentation -- node /path/to/parley/plugin/parley-server.mjs': HERE,
   'npx @modelcontextprotocol/inspector --cli node plugin/parley-server.mjs serve --method tools/list': 'test/mcp-server/stdio.test.ts (read from the README by its marker, run as written)',
 };
 
+/**
+ * The programs a reader has where the README's set-up leaves them: Node.js and npm (the prerequisites),
+ * apt-get (the CI line, as root), and Claude Code and Codex for the lines that register parley with
+ * them. Not `parley`: in a clone nothing puts it on PATH.
+ */
+const READER_PROGRAMS = ['node', 'npm', 'npx', 'apt-get', 'claude', 'codex'];
+
+/** The program each part of a command line starts (`a && b`, `a | b`, `a; b`). */
+const programsOf = (command: string): string[] => command.split(/&&|\|\||[|;]/).map((part) => part.trim().split(/\s+/)[0]!);
+
+/** The PATH after the set-up: what npm test puts in front of it (node_modules/.bin) is not the reader's. */
+const readerPath = (): string => (process.env.PATH ?? '').split(delimiter).filter((folder) => !folder.includes('node_modules/.bin')).join(delimiter);
+
 let dir: string;
 const homes: ClaudeHome[] = [];
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'parley-readme-'));
+  // The commands run from the clone's folder: its plugin/ is here as it is there.
+  await symlink(join(root, 'plugin'), join(dir, 'plugin'));
   await copyFile(await dialogicRun(dir), join(dir, 'run.json'));
   await copyFile(await debateRun(dir), join(dir, 'debate.json'));
   for (const name of ['a.json', 'b.json', 'c.json']) await copyFile(join(dir, 'debate.json'), join(dir, name));
@@ -80,11 +97,10 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-/** A README command line run by the shell in the scratch folder, `parley` being the bundled entry. */
+/** A README command line run by the shell as written, from the scratch clone folder, with the reader's PATH. */
 async function runAsWritten(command: string) {
   expect(await readmeShellCommands()).toContain(command);
-  const shell = command.replace(/^parley /, `node ${JSON.stringify(bundle)} `);
-  return execa(shell, { shell: true, cwd: dir, env: { ...process.env, PARLEY_STATE_DIR: join(dir, 'state') }, timeout: 60_000 });
+  return execa(command, { shell: true, cwd: dir, env: { ...process.env, PATH: readerPath(), PARLEY_STATE_DIR: join(dir, 'state') }, timeout: 60_000 });
 }
 
 describe("README.md's shell commands", () => {
@@ -93,6 +109,14 @@ describe("README.md's shell commands", () => {
     expect(commands.length).toBeGreaterThan(10);
     expect(commands.filter((command) => !(command in COVERAGE)), 'add the new README command to COVERAGE with the test that runs it').toEqual([]);
     expect(Object.keys(COVERAGE).filter((command) => !commands.includes(command)), 'a COVERAGE entry no longer in the README').toEqual([]);
+  });
+
+  it('each one starts with a program the set-up leaves the reader: `parley` is not one in a clone (issue 28, item 5)', async () => {
+    // The Slurm job files run on a cluster's nodes, whose set-up the README states: parley on PATH (npm link) and sbatch.
+    const commands = (await readmeShellCommands()).filter((command) => COVERAGE[command] !== SLURM);
+    const foreign = commands.flatMap((command) => programsOf(command).filter((program) => !READER_PROGRAMS.includes(program)).map((program) => `${program}: ${command}`));
+    expect(foreign, 'write the command as it runs in a clone (node plugin/parley-server.mjs ...)').toEqual([]);
+    expect(await readFile(join(root, 'README.md'), 'utf8')).toMatch(/tasks need `parley` on their PATH[^.]*`npm link` puts it there/);
   });
 
   it('npm start --silent serves MCP over stdio with nothing but JSON-RPC on stdout', async () => {
@@ -113,22 +137,22 @@ describe("README.md's shell commands", () => {
     expect(errors).toEqual([]);
   });
 
-  it('parley dialogic analyze run.json', async () => {
-    const run = await runAsWritten('parley dialogic analyze run.json');
+  it('dialogic analyze run.json', async () => {
+    const run = await runAsWritten('node plugin/parley-server.mjs dialogic analyze run.json');
     expect(run.stdout).toMatch(/surviv/i);
   });
 
-  it('parley debate analyze debate.json --format dot', async () => {
-    const run = await runAsWritten('parley debate analyze debate.json --format dot');
+  it('debate analyze debate.json --format dot', async () => {
+    const run = await runAsWritten('node plugin/parley-server.mjs debate analyze debate.json --format dot');
     expect(run.stdout).toMatch(/^\s*digraph\b/m);
   });
 
-  it('parley report run.json --html run.html, debate.json, --compare', async () => {
-    await runAsWritten('parley report run.json --html run.html');
+  it('report run.json --html run.html, debate.json, --compare', async () => {
+    await runAsWritten('node plugin/parley-server.mjs report run.json --html run.html');
     expect(await readFile(join(dir, 'run.html'), 'utf8')).toMatch(/^<!doctype html>/i);
-    const markdown = await runAsWritten('parley report debate.json');
+    const markdown = await runAsWritten('node plugin/parley-server.mjs report debate.json');
     expect(markdown.stdout).toMatch(/^# /m);
-    await runAsWritten('parley report a.json b.json c.json --compare --html compare.html');
+    await runAsWritten('node plugin/parley-server.mjs report a.json b.json c.json --compare --html compare.html');
     const compare = await readFile(join(dir, 'compare.html'), 'utf8');
     for (const name of ['a.json', 'b.json', 'c.json']) expect(compare).toContain(name.replace('.json', ''));
   });

@@ -3,6 +3,7 @@
  * backoff on 429/5xx are the SDK's own (it honours retry-after); the overall deadline and cancel
  * are ours, so a call never outlives `timeoutMs` however many retries the SDK makes.
  */
+import { STATUS_CODES } from 'node:http';
 import OpenAI, { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from 'openai';
 import type { ChatCompletionCreateParamsBase, ChatCompletionMessageParam } from 'openai/resources/chat/completions';
 import { type Usage, zeroUsage } from '../schemas/common.js';
@@ -10,6 +11,7 @@ import { type Backend, BackendError, type Conversation, type ModelReply, type Se
 import { jsonSchemaOf } from './json-schema.js';
 import { type ProviderPreset, presetFor } from './presets.js';
 import { scopedKey } from './key-scope.js';
+import { sentence } from '../schemas/user-facing-error.js';
 
 export interface OpenAiChatOptions {
   env?: NodeJS.ProcessEnv;
@@ -51,7 +53,8 @@ export function createOpenAiChatBackend(
     project: parsed.provider === 'openai' ? (env.OPENAI_PROJECT_ID ?? null) : null,
   });
   const redact = (text: string) => (apiKey ? text.split(apiKey).join('[redacted]') : text);
-  const where = `${parsed.model} at ${new URL(baseUrl).host}`;
+  // The origin only: a path or query of the base URL is the user's, and may carry a token.
+  const where = `${parsed.model} at ${new URL(baseUrl).origin}`;
 
   return {
     spec,
@@ -180,12 +183,6 @@ class Deadline {
   }
 }
 
-/** Ends a message taken from elsewhere with one full stop, never two ("Connection error."). */
-export function sentence(text: string): string {
-  const trimmed = text.trim();
-  return /[.!?]$/.test(trimmed) ? trimmed : `${trimmed}.`;
-}
-
 function mapError(error: unknown, deadline: Deadline, where: string, timeoutMs: number, redact: (text: string) => string, withheld?: string): BackendError {
   if (error instanceof BackendError) return error;
   if (deadline.reason === 'canceled') return new BackendError('canceled', `The call to ${where} was canceled.`);
@@ -198,10 +195,13 @@ function mapError(error: unknown, deadline: Deadline, where: string, timeoutMs: 
   }
   if (error instanceof APIError) {
     const status = error.status ?? 0;
-    const detail = redact(error.message);
-    if (status === 429) return new BackendError('rate-limited', `${where} is rate limiting (HTTP 429) and retries ran out: ${detail}`, { status });
+    // The SDK's message opens with the status ("404 model m not found", "404 status code (no body)"), and a server's own may too ("404 page not found").
+    const detail = redact(error.message).replace(new RegExp(`^(${status}\\b\\s*)+`), '').replace(/^status code \(no body\)$/, '');
+    const said = detail ? `: ${sentence(detail)}` : ' with no body.';
+    const answered = `HTTP ${status}${STATUS_CODES[status] ? ` ${STATUS_CODES[status]}` : ''}`;
+    if (status === 429) return new BackendError('rate-limited', `${where} is rate limiting (${answered}) and retries ran out${said}`, { status });
     const hint = status === 401 || status === 403 ? (withheld ? ` No key was sent: ${withheld}.` : ' Check the API key.') : status === 404 ? ' Check the model name and base URL.' : '';
-    return new BackendError('http', `${where} answered HTTP ${status}: ${sentence(detail)}${hint}`, { status });
+    return new BackendError('http', `${where} answered ${answered}${said}${hint}`, { status });
   }
   return new BackendError('http', redact(`Calling ${where} failed: ${error instanceof Error ? error.message : String(error)}`));
 }

@@ -10,7 +10,7 @@ import { resolveCodexPath, spawnTarget } from './codex/resolve-path.js';
 import { createBackend } from './model-spec.js';
 import { parseModelSpec } from './parse-spec.js';
 import { presetFor } from './presets.js';
-import { probeEndpoint, unreachableFix } from './endpoint-probe.js';
+import { modelNotServed, probeEndpoint, unreachableFix } from './endpoint-probe.js';
 import { UserFacingError } from '../schemas/user-facing-error.js';
 
 /** A login check that has not answered by then says nothing: the run goes ahead. */
@@ -19,9 +19,9 @@ const CHECK_TIMEOUT_MS = 15_000;
 /**
  * Why a model spec cannot be called from this environment, or undefined when nothing says so:
  * a bad spec or missing key, a CLI binary that is not there, a codex or claude that is not logged
- * in, an endpoint where nothing listens. Run before a protocol starts (CLI runs and sweeps, the MCP
- * consults, arbitrations and runs), so that a model that can only fail (or, for a codex without
- * login and no network, retry for minutes) is named at once. Only a clear "no" blocks: a check
+ * in, an endpoint where nothing listens, a model the endpoint's own list leaves out. Run before a
+ * protocol starts (CLI runs and sweeps, the MCP consults, arbitrations and runs), so that a model
+ * that can only fail (or, for a codex without login and no network, retry for minutes) is named at once. Only a clear "no" blocks: a check
  * that cannot run or answers something unexpected lets the run go ahead.
  */
 export async function whyNotReady(spec: string, env: NodeJS.ProcessEnv = process.env): Promise<string | undefined> {
@@ -33,7 +33,10 @@ export async function whyNotReady(spec: string, env: NodeJS.ProcessEnv = process
     const url = parsed.baseUrl ?? presetFor(parsed.provider)?.baseUrl;
     if (!url) return undefined;
     const probe = await probeEndpoint(url);
-    return probe.definite ? `${url} is unreachable (${probe.error}): ${unreachableFix(url, parsed.provider, `the spec ${spec}`)}` : undefined;
+    if (probe.definite) return `${url} is unreachable (${probe.error}): ${unreachableFix(url, parsed.provider, `the spec ${spec}`)}`;
+    // An endpoint that lists its models says which names it answers for: any other fails on every call.
+    const notServed = modelNotServed(url, probe, parsed.model, `the spec ${spec}`);
+    return notServed && `${notServed.problem}: ${notServed.fix}`;
   } catch (error) {
     return error instanceof Error ? error.message : String(error);
   }

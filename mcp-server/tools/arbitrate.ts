@@ -4,6 +4,7 @@ import { defineTool, reportProgress, ToolRefusal } from '../tool-kit.js';
 import { serverRefusal } from '../deliberations.js';
 import type { ServerDeps } from '../deps.js';
 import { MoveResultShape, DeliberationId, leanResult } from './delib-shared.js';
+import { sentence } from '../../schemas/user-facing-error.js';
 
 const Flag = z.object({ ref: z.string(), flagged: z.boolean(), note: z.string().optional() });
 
@@ -43,7 +44,7 @@ export const arbitrateTool = (deps: ServerDeps) =>
       if (!finished.ok) {
         if (finished.cause instanceof ToolRefusal) throw finished.cause;
         const { state } = await deps.deliberations.get(deliberationId);
-        throw serverRefusal(state, `the arbitration failed: ${finished.error}. The state is unchanged; call delib_arbitrate again`, 'arbitration-failed');
+        throw serverRefusal(state, `the arbitration failed: ${sentence(finished.error)} The state is unchanged; call delib_arbitrate again`, 'arbitration-failed');
       }
       const { moved, items: flags, remarks: said } = finished.result;
       // The report was already read once: the arbitration is what is new (the stored report now carries it).

@@ -6,6 +6,7 @@ import { serverRefusal, type MoveOutcome } from '../deliberations.js';
 import { briefWithRecord } from '../report-file.js';
 import type { ServerDeps } from '../deps.js';
 import { reportProgress, ToolRefusal, type ToolExtra } from '../tool-kit.js';
+import { sentence } from '../../schemas/user-facing-error.js';
 
 export const DeliberationId = z.string();
 
@@ -52,7 +53,7 @@ export async function consultAndWait(deps: ServerDeps, id: string, settings: Con
   if ('error' in finished) {
     if (finished.cause instanceof ToolRefusal) throw finished.cause;
     const { state } = await deps.deliberations.get(id);
-    throw serverRefusal(state, `the consult failed: ${finished.error}. The state is unchanged; ${afterFailedConsult(finished.cause)}`, 'consult-failed');
+    throw serverRefusal(state, `the consult failed: ${sentence(finished.error)} The state is unchanged; ${afterFailedConsult(finished.cause)}`, 'consult-failed');
   }
   const { moved, turns, effects } = finished;
   // Codex's turns are news only when there was more than the one asked for: a retry, a recovered session.

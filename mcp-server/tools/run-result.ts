@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
 import { parseJsonText } from '../../state/json-text.js';
+import { fileErrorText } from '../../state/read-file.js';
 import { defineTool, ToolRefusal } from '../tool-kit.js';
 import type { ServerDeps } from '../deps.js';
 import { confinedPath, readRoots } from '../read-roots.js';
@@ -22,10 +23,10 @@ export const runResultTool = (deps: ServerDeps) =>
       }
       if (!path || !protocol) throw new ToolRefusal('give runId, or path with protocol (dialogic or debate)');
       const file = await confinedPath(path, readRoots(deps.home, deps.env));
-      const text = await readFile(file, 'utf8').catch((error: NodeJS.ErrnoException) => {
-        throw new ToolRefusal(`cannot read ${path}: ${error.code ?? 'unreadable'}`);
+      const text = await readFile(file, 'utf8').catch((error: unknown) => {
+        throw new ToolRefusal(fileErrorText(error, file));
       });
-      const output = parseJsonText(text, path);
+      const output = parseJsonText(text, path, path);
       try {
         const analysis = await deps.runs.analyze(protocol, output);
         return { measures: analysis.measures, table: analysis.table };

@@ -1,12 +1,11 @@
-import { DebateConfig, type DebateTranscript } from '../../schemas/debate.js';
+import type { DebateConfig, DebateTranscript } from '../../schemas/debate.js';
 import type { RunProtocol } from '../run-protocol.js';
 import { analyzeDebate } from './analyze.js';
-import { debateModelSpecs, runDebate } from './run.js';
-import { withCheckedModelSpecs } from '../model-specs.js';
+import { CHECKED_DEBATE_CONFIG, debateModelSpecs, runDebate } from './run.js';
 
 export const debateProtocol: RunProtocol<DebateConfig, DebateTranscript> = {
   name: 'debate',
-  configSchema: withCheckedModelSpecs(DebateConfig, debateModelSpecs),
+  configSchema: CHECKED_DEBATE_CONFIG,
   modelSpecs: debateModelSpecs,
   run: (config, ctx) => runDebate(config, ctx),
   analyze: (output) => analyzeDebate(output),

@@ -19,7 +19,7 @@ import { pidStabilityCheck, pidStep, toneFor, type PidState, type Tone } from '.
 import { roundPrompt, systemPrompt } from './prompts.js';
 import { recordedCall, replayableCalls, type CallOutcome } from '../recorded-call.js';
 import { measureRounds } from './round-measures.js';
-import { assertModelSpecs } from '../model-specs.js';
+import { withCheckedModelSpecs } from '../model-specs.js';
 import { UserFacingError } from '../../schemas/user-facing-error.js';
 
 export interface DebateRunHooks {
@@ -36,10 +36,15 @@ export function debateModelSpecs(config: DebateConfig): { path: (string | number
   ];
 }
 
-/** Parses the config and refuses an unstable PID configuration before any model is called. */
-export function parseDebateConfig(input: DebateConfigInput | DebateConfig): DebateConfig {
-  const config = parseConfig(DebateConfig, input, 'debate config');
-  assertModelSpecs(debateModelSpecs(config));
+/** The config schema with each model spec checked: a spec no backend takes is a config error. */
+export const CHECKED_DEBATE_CONFIG = withCheckedModelSpecs(DebateConfig, debateModelSpecs);
+
+/**
+ * Parses the config and refuses an unstable PID configuration before any model is called. `where`
+ * names where a top-level key's value came from (the --config file), for the error.
+ */
+export function parseDebateConfig(input: DebateConfigInput | DebateConfig, where?: (topKey: string | undefined) => string | undefined): DebateConfig {
+  const config = parseConfig(CHECKED_DEBATE_CONFIG, input, 'debate config', where);
   if (config.pid) {
     const check = pidStabilityCheck(config.pid, config.stop.maxRounds);
     if (!check.stable) {

@@ -1,10 +1,9 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { RunProtocol } from '../run-protocol.js';
-import { DialogicConfig, type DialogicRun } from '../../schemas/dialogic.js';
+import type { DialogicConfig, DialogicRun } from '../../schemas/dialogic.js';
 import { analyzeDialogic } from './analyze.js';
-import { dialogicModelSpecs, runDialogic } from './run.js';
-import { withCheckedModelSpecs } from '../model-specs.js';
+import { CHECKED_DIALOGIC_CONFIG, dialogicModelSpecs, runDialogic } from './run.js';
 
 /**
  * The minimal-seed dialogic protocol as the run manager sees it: a run's output is exactly the
@@ -12,7 +11,7 @@ import { withCheckedModelSpecs } from '../model-specs.js';
  */
 export const dialogicProtocol: RunProtocol<DialogicConfig, DialogicRun> = {
   name: 'dialogic',
-  configSchema: withCheckedModelSpecs(DialogicConfig, dialogicModelSpecs),
+  configSchema: CHECKED_DIALOGIC_CONFIG,
   modelSpecs: dialogicModelSpecs,
   run: async (config, ctx) => (await runDialogic(config, ctx)).run,
   analyze: async (output, context) => {

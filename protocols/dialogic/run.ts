@@ -20,7 +20,7 @@ import { generationPrompt, regenerationPrompt, systemPrompt, type Speaker } from
 import { GenerationReply, RegenerationReply } from './replies.js';
 import { modelNameFromSpec, otherSlot, proposedTerms, slugify, type NegotiatedTerm, type ProposedTerm } from './terms.js';
 import { loadVocabulary, vocabularyNote } from './vocabulary.js';
-import { assertModelSpecs } from '../model-specs.js';
+import { withCheckedModelSpecs } from '../model-specs.js';
 import { writeJsonFileAtomic } from '../../state/atomic-write.js';
 
 export interface DialogicRunOutput {
@@ -49,11 +49,15 @@ export function dialogicModelSpecs(config: DialogicConfig): { path: string[]; sp
   ];
 }
 
-/** Parses the config, naming each problem (a model spec that names no backend included), before any model is called. */
-export function parseDialogicConfig(input: DialogicConfigInput | DialogicConfig): DialogicConfig {
-  const config = parseConfig(DialogicConfig, input, 'dialogic config');
-  assertModelSpecs(dialogicModelSpecs(config));
-  return config;
+/** The config schema with each model spec checked: a spec no backend takes is a config error. */
+export const CHECKED_DIALOGIC_CONFIG = withCheckedModelSpecs(DialogicConfig, dialogicModelSpecs);
+
+/**
+ * Parses the config, naming each problem (a model spec that names no backend included), before any
+ * model is called; `where` names where a top-level key's value came from (the --config file).
+ */
+export function parseDialogicConfig(input: DialogicConfigInput | DialogicConfig, where?: (topKey: string | undefined) => string | undefined): DialogicConfig {
+  return parseConfig(CHECKED_DIALOGIC_CONFIG, input, 'dialogic config', where);
 }
 
 export async function runDialogic(input: DialogicConfigInput | DialogicConfig, ctx: RunContext): Promise<DialogicRunOutput> {

@@ -4,7 +4,7 @@ import type { RoundMeasures } from '../debate/round-measures.js';
 import { DebateTranscript } from '../../schemas/debate.js';
 import { lineChart, type SeriesPoint } from './charts.js';
 import { roundGraphSvg, STANCE_COLORS, wholeDebateDot } from './debate-graph.js';
-import { agentLabel, answerText, majorityText, sycophancySignals, turnsHtml } from './debate-turns.js';
+import { agentLabel, answerText, failuresHtml, majorityText, sycophancySignals, turnsHtml } from './debate-turns.js';
 import { dotToSvg } from './graphviz.js';
 import { cards, esc, figure, fmt, header, num, page, table, tag, type Cell } from './html.js';
 
@@ -33,6 +33,7 @@ export async function debateHtml(input: unknown): Promise<string> {
       ['dominant agent', s.dominantAgent === null ? 'none' : agentLabel(transcript, s.dominantAgent)],
       ['tokens in / out', `${num(s.inputTokens)} / ${num(s.outputTokens)}`],
     ]),
+    failuresHtml(transcript),
     `<p class="muted">Two different sycophancy signals: <b>s_t</b> is a measure (a round in which the agents' answer distributions converged, JS falling by more than δ, while their evidence overlap fell too); the <b>RCA judge</b> reads each agent's reasoning against its answer and may call a change sycophantic. One can fire without the other.</p>`,
     s.finalCorrect === null ? '' : `<p>The final majority answer is <b>${s.finalCorrect ? 'right' : 'wrong'}</b> against the ground truth.</p>`,
     '<h2>Agents</h2>',

@@ -1,7 +1,7 @@
 import { analyzeDebate } from '../debate/analyze.js';
 import { debateConditions } from '../debate/agents.js';
 import { DebateTranscript } from '../../schemas/debate.js';
-import { answerText, majorityText, sycophancySignals, turnsMarkdownRows } from './debate-turns.js';
+import { answerText, failuresMarkdown, majorityText, sycophancySignals, turnsMarkdownRows } from './debate-turns.js';
 import { fmt, num } from './html.js';
 import { mdQuote, mdSection, mdTable, mdText } from '../markdown.js';
 
@@ -18,6 +18,7 @@ export function debateMarkdown(input: unknown): string {
   const crit = transcript.rounds.flatMap((round) => (round.crit?.scores ?? []).map((c) => [round.round, label(c.agentId), fmt(c.gamma, 2), fmt(c.rho, 2), mdText(c.flags.join(', '))]));
   return [
     `# Debate\n\n${mdQuote(transcript.question)}\n\n${debateConditions(transcript).map(([name, value]) => `${name}: ${value}`).join(' · ')}\n\n${s.agentCount} agents · ${s.roundsRun} round(s) · stopped by ${s.stopReason} · final answer **${mdText(final)}** (${s.agentsInAgreement}/${s.agentCount})${s.finalCorrect === null ? '' : s.finalCorrect ? ' · right' : ' · wrong'} · tokens ${num(s.inputTokens)} in / ${num(s.outputTokens)} out\n\nSycophancy, two signals: s_t (JS and evidence overlap both fell): ${mdText(signals.st)} · RCA judge, sycophantic verdicts: ${mdText(signals.rca)}\n`,
+    failuresMarkdown(transcript),
     mdSection(
       'Rounds',
       mdTable(

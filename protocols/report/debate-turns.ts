@@ -1,5 +1,6 @@
 import type { DebateTranscript } from '../../schemas/debate.js';
 import type { DebateAnalysis } from '../debate/analyze.js';
+import { debateFailures, failureLine } from '../debate/failures.js';
 import type { RoundMeasures } from '../debate/round-measures.js';
 import { mdText } from '../markdown.js';
 import { esc, fmt } from './html.js';
@@ -85,4 +86,19 @@ export function turnsMarkdownRows(transcript: DebateTranscript): (string | numbe
       return [round.round, mdText(turn.label), mdText(answerText(record.answer), 80), fmt(record.confidence, 2), mdText(record.reasoning ?? '', 300) || null];
     }),
   );
+}
+
+const FAILURES_INTRO = 'Some calls gave nothing usable, so the measures leave these turns out';
+
+/** The debate's failed turns and judge calls, marked where the report opens (empty when there are none). */
+export function failuresHtml(transcript: DebateTranscript): string {
+  const failures = debateFailures(transcript);
+  if (failures.length === 0) return '';
+  return `<p class="warn"><b>${esc(FAILURES_INTRO)}:</b><br>${failures.map((failure) => esc(failureLine(failure))).join('<br>')}</p>`;
+}
+
+export function failuresMarkdown(transcript: DebateTranscript): string {
+  const failures = debateFailures(transcript);
+  if (failures.length === 0) return '';
+  return `**${FAILURES_INTRO}:**\n\n${failures.map((failure) => `- ${mdText(failureLine(failure), 300)}`).join('\n')}\n`;
 }

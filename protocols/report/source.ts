@@ -1,8 +1,9 @@
-import { readFile, stat } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { basename, dirname, extname, join } from 'node:path';
 import { DeliberationState } from '../../schemas/argumentation.js';
 import { parseAuditLines, type AuditRecord } from '../../state/audit-log.js';
 import { readJsonFile } from '../../state/json-text.js';
+import { isMissingFile, statPath } from '../../state/read-file.js';
 import { runFolderFor } from '../run-folder.js';
 import { isSweepFile, loadSweepTable, sweepRunLabel, sweepTable, type SweepTable } from './sweep-source.js';
 
@@ -49,7 +50,7 @@ async function readJsonIfPresent(path: string): Promise<unknown> {
   try {
     return await readJsonFile(path, basename(path));
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    if (isMissingFile(error)) return undefined;
     throw error;
   }
 }
@@ -59,7 +60,7 @@ async function readJsonIfPresent(path: string): Promise<unknown> {
  * a dialogic run's `baseline.json` (in its run folder `<name>.run/`, or beside it in a server run folder).
  */
 export async function loadReportSource(path: string): Promise<ReportSource> {
-  if ((await stat(path)).isDirectory()) return sweepSource(path);
+  if ((await statPath(path)).isDirectory()) return sweepSource(path);
   const data = await readJsonFile(path, basename(path));
   const stem = join(dirname(path), basename(path, extname(path)));
   const kind = detectKind(data);

@@ -1,8 +1,8 @@
-import { stat } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { z } from 'zod';
 import { MeasureStats, SweepSummaryFile, type SweepManifest } from '../../schemas/sweep.js';
 import { readJsonFile } from '../../state/json-text.js';
+import { isMissingFile, statPath } from '../../state/read-file.js';
 import { readManifest } from '../sweep/sweep.js';
 import { summarizeSweep } from '../sweep/summarize.js';
 
@@ -68,7 +68,7 @@ async function readIfPresent(path: string): Promise<unknown> {
   try {
     return await readJsonFile(path, basename(path));
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    if (isMissingFile(error)) return undefined;
     throw error;
   }
 }
@@ -78,7 +78,7 @@ async function readIfPresent(path: string): Promise<unknown> {
  * there is one, else one computed from the finished runs (nothing is written).
  */
 export async function loadSweepTable(path: string): Promise<SweepTable> {
-  const dir = (await stat(path)).isDirectory() ? resolve(path) : dirname(resolve(path));
+  const dir = (await statPath(path)).isDirectory() ? resolve(path) : dirname(resolve(path));
   const manifest = await readManifest(dir).catch(() => undefined);
   const given = dir === resolve(path) ? undefined : await readJsonFile(path, basename(path));
   const summary = given !== undefined && !(isObject(given) && given.kind === 'parley.sweep') ? given : await readIfPresent(join(dir, 'summary.json'));

@@ -1,4 +1,4 @@
-export { loadSweepMatrix, parseSweepMatrix, expandSweep, parseShard, selectShard, sweepHashOf, canonicalJson, type Shard } from './matrix.js';
+export { loadSweepMatrix, parseSweepMatrix, readYamlText, expandSweep, parseShard, selectShard, sweepHashOf, canonicalJson, type Shard } from './matrix.js';
 export { runSweep, readManifest, writeTotals, MANIFEST_FILE, TOTALS_FILE, type SweepOptions, type SweepReport, type SweepEvent } from './sweep.js';
 export { runOne, runFiles, readRunResult, assertPlanConfigs, type RunOneOptions } from './run-one.js';
 export { SweepBackends, seedForRun, DEFAULT_CALLS_PER_BACKEND, type SweepBackendOptions } from './backends.js';

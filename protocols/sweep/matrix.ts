@@ -1,24 +1,33 @@
-import { readFile } from 'node:fs/promises';
 import { parse as parseYaml } from 'yaml';
 import { canonicalJson, isPlainObject, sha256Hex } from '../canonical-json.js';
+import { issuesText } from '../../schemas/common.js';
+import { UserFacingError } from '../../schemas/user-facing-error.js';
+import { readTextFile } from '../../state/read-file.js';
 import { FORBIDDEN_KEYS, LabelledValue, SweepMatrix, type SweepMatrixInput, type SweepRunPlan } from '../../schemas/sweep.js';
 
-/** Reads a sweep file (YAML or JSON, which is YAML too) and validates it. */
+/** Reads a sweep file (YAML or JSON, which is YAML too) and validates it; errors name the file. */
 export async function loadSweepMatrix(path: string): Promise<SweepMatrix> {
-  return parseSweepMatrix(parseYaml(await readFile(path, 'utf8')));
+  return parseSweepMatrix(readYamlText(await readTextFile(path), path), path);
+}
+
+/** YAML (or JSON) text, its syntax errors prefixed with the file (the yaml package gives line and column). */
+export function readYamlText(text: string, file: string): unknown {
+  try {
+    return parseYaml(text);
+  } catch (error) {
+    throw new UserFacingError(`${file} is not valid YAML or JSON: ${(error as Error).message}`, { code: 'not-yaml' });
+  }
 }
 
 /** More runs than any sweep needs: a file that expands beyond it is a mistake, refused before anything is allocated. */
 export const MAX_SWEEP_RUNS = 100_000;
 
-export function parseSweepMatrix(input: unknown): SweepMatrix {
+export function parseSweepMatrix(input: unknown, file?: string): SweepMatrix {
+  const named = file === undefined ? 'invalid sweep file' : `invalid sweep file ${file}`;
   const protoAt = protoKeyPath(input, []);
-  if (protoAt) throw new Error(`invalid sweep file at ${protoAt}: the key __proto__ is not allowed`);
+  if (protoAt) throw new Error(`${named} at ${protoAt}: the key __proto__ is not allowed`);
   const parsed = SweepMatrix.safeParse(input);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    throw new Error(`invalid sweep file at ${issue?.path.join('.') || '(top)'}: ${issue?.message ?? 'unknown problem'}`);
-  }
+  if (!parsed.success) throw new UserFacingError(`${named}: ${issuesText(parsed.error)}`, { code: 'invalid-config' });
   const runs = runCountOf(parsed.data);
   if (runs > MAX_SWEEP_RUNS) {
     const combinations = runs / parsed.data.repetitions;

@@ -38,7 +38,7 @@ const MAX_LISTED = 5;
  * Parses every run's configuration as its run will, before anything is made: one UserFacingError
  * naming each combination whose configuration no run can start with (repetitions share theirs).
  */
-export function assertPlanConfigs(plans: readonly SweepRunPlan[]): void {
+export function assertPlanConfigs(plans: readonly SweepRunPlan[], file = 'the sweep file'): void {
   const problems: string[] = [];
   const seen = new Set<string>();
   for (const plan of plans) {
@@ -55,7 +55,7 @@ export function assertPlanConfigs(plans: readonly SweepRunPlan[]): void {
   }
   if (problems.length === 0) return;
   const listed = problems.length > MAX_LISTED ? [...problems.slice(0, MAX_LISTED), `and ${problems.length - MAX_LISTED} more`] : problems;
-  throw new UserFacingError(`the sweep file gives configurations no run can start with, so nothing was run or written; correct them:\n${listed.map((line) => `  ${line}`).join('\n')}`, {
+  throw new UserFacingError(`${file} gives configurations no run can start with, so nothing was run or written; correct them:\n${listed.map((line) => `  ${line}`).join('\n')}`, {
     code: 'invalid-config',
   });
 }

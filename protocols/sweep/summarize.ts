@@ -84,7 +84,7 @@ async function measuresOf(protocol: SweepProtocol, sweepDir: string, plan: Sweep
 export async function summarizeSweep(dir: string, options: { by?: string[]; compare?: ComparisonSpec[] } = {}): Promise<SweepSummary> {
   const sweepDir = resolve(dir);
   const manifest = await readManifest(sweepDir);
-  if (!manifest) throw new Error(`${sweepDir} is not a sweep folder (no sweep.json): run parley sweep first`);
+  if (!manifest) throw new Error(`${sweepDir} is not a sweep folder (no sweep.json): give the folder a sweep ran into (its --out)`);
   const by = options.by ?? manifest.parameters;
   for (const name of by) if (!manifest.parameters.includes(name)) throw new Error(`unknown parameter ${name}: the sweep has ${manifest.parameters.join(', ') || 'none'}`);
   for (const spec of options.compare ?? []) {

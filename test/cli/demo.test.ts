@@ -113,8 +113,17 @@ describe('parley demo (the built CLI, the real codex binary)', () => {
     expect(stdout).toMatch(/^argumentation {3}3 iterations, 3 Codex turns; 4 agreed, 1 dismissed, 0 unresolved$/m);
     const reports = [...stdout.matchAll(/^ {2}(parley-demo\/\S+\.html)$/gm)].map((m) => m[1]);
     expect(reports).toEqual(['parley-demo/debate.html', 'parley-demo/dialogic.html', 'parley-demo/argumentation.html']);
-    expect(stdout).toContain('parley report parley-demo/debate.json');
-    expect(stdout).toContain('parley demo --serve --port 8700');
+    // What to try next is printed as the demo was started (node and its entry: no `parley` is on PATH in a
+    // clone), and runs as printed, in a shell, where it was printed (issue 28, item 5).
+    const next = stdout.slice(stdout.indexOf('What to try next:')).split('\n').slice(1).filter((line) => line.startsWith('  ')).map((line) => line.trim().split(/ {2,}/)[0]!);
+    expect(next).toEqual([`node ${ENTRY} report parley-demo/debate.json`, `node ${ENTRY} demo --serve --port 8700`, `node ${ENTRY} doctor --model openai:gpt-4.1`, `node ${ENTRY} --help`]);
+    const asPrinted = (command: string) => runProcess('sh', ['-c', command], { cwd: work, env: { ...process.env, TMPDIR: tmp } });
+    const report = await asPrinted(next[0]!);
+    expect(report.code, report.stderr).toBe(0);
+    expect(report.stdout).toMatch(/^# Debate\n/);
+    const help = await asPrinted(next[3]!);
+    expect(help.code, help.stderr).toBe(0);
+    expect(help.stdout).toMatch(/^Usage: parley /);
 
     const html = async (name: string) => readFile(join(work, 'parley-demo', name), 'utf8');
     const debate = await html('debate.html');
@@ -184,6 +193,9 @@ describe('parley demo --serve', () => {
     await until(() => /listening on http/.test(served.out()) || served.child.exitCode !== null, 'the demo model to listen', 120_000);
     const base = /listening on (http:\/\/127\.0\.0\.1:\d+\/v1)/.exec(served.out())?.[1];
     expect(base, served.err()).toBeDefined();
+    // Its example commands start as it was started (issue 28, item 5).
+    expect(served.out()).toContain(`\n  node ${ENTRY} debate "Should we rewrite the billing service in Rust?"`);
+    expect(served.out()).toContain(`\n  node ${ENTRY} dialogic --model-a `);
     const agent = (name: string) => `openai-compatible:${base}#${name}`;
     const debate = await runProcess(
       process.execPath,

@@ -59,6 +59,8 @@ describe('parley help and unknown commands', () => {
     expect(help.code, help.stderr).toBe(0);
     expect(help.stdout).toMatch(/^Usage: parley debate \[options\] \[command\] \[question\]/);
     expect(help.stdout).toContain('--agent <spec>');
+    // The exit codes a script can branch on, the one for a debate whose turns failed among them (issue 28, item 2).
+    expect(help.stdout).toMatch(/^Exit codes:\n {2}0 .*\n {2}1 .*\n {2}3 {6}the run finished, but some turns or judge calls failed: stderr names them/m);
     expect(help.stdout).toBe((await parley(['debate', '--help'])).stdout);
   });
 
@@ -66,7 +68,9 @@ describe('parley help and unknown commands', () => {
     for (const args of [['frobnicate'], ['help', 'frobnicate']]) {
       const ran = await parley(args);
       expect(ran.code).toBe(1);
-      expect(ran.stderr).toBe("parley: unknown command 'frobnicate'. Commands: serve, tools, dialogic, debate, report, sweep, demo, doctor, help (parley --help says what each does)\n");
+      // The help command is named as this parley was started (here from its sources), so it runs where it is printed.
+      const invoked = ['node', ...PARLEY_ARGS].join(' ');
+      expect(ran.stderr).toBe(`parley: unknown command 'frobnicate'. Commands: serve, tools, dialogic, debate, report, sweep, demo, doctor, help (${invoked} --help says what each does)\n`);
       expect(ran.stdout).toBe('');
     }
   });

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startScriptedChat, type ScriptedChat } from '../doubles/scripted-chat.js';
 import { PARLEY_ARGS, runParley, runProcess } from './run-parley.js';
+import { EXIT_RUN_HAD_FAILURES } from '../../cli/shared.js';
 
 /** What a person at a shell sees of a protocol run: the CLI from its sources as a child process. */
 const work = await mkdtemp(join(tmpdir(), 'parley-visibility-'));
@@ -65,18 +66,19 @@ describe('a debate run seen from the shell', () => {
 
     it('with stderr a pipe: a "waiting on agent 2" line before its reply, and a failed call with its reason', async () => {
       const ran = await parley([...(await slowDebate()), '--out', join(work, 'pipe.json')]);
-      expect(ran.code, ran.stderr).toBe(0);
+      // Agent 3's call failed: the debate finished, with the exit code that says so (issue 28, item 2).
+      expect(ran.code, ran.stderr).toBe(EXIT_RUN_HAD_FAILURES);
       const waiting = ran.stderr.search(new RegExp(`^waiting on (.*, )?agent 2 \\(${escape(agents[1]!)}\\) \\d+ s(, |$)`, 'm'));
       expect(waiting, ran.stderr).toBeGreaterThanOrEqual(0);
       expect(waiting).toBeLessThan(ran.stderr.indexOf('Agent 2 ok'));
-      expect(ran.stderr).toMatch(new RegExp(`agent 3 \\(${escape(agents[2]!)}\\) failed: m3 at 127\\.0\\.0\\.1:\\d+ answered HTTP 404: 404 model m3 not found\\. Check the model name`));
+      expect(ran.stderr).toMatch(new RegExp(`agent 3 \\(${escape(agents[2]!)}\\) failed: m3 at http://127\\.0\\.0\\.1:\\d+ answered HTTP 404 Not Found: model m3 not found\\. Check the model name`));
     });
 
     it('under a terminal: one live line redrawn with the elapsed seconds of the call waited on', async () => {
       // `exec`: without it script's $SHELL (dash) stays in the foreground and takes the signals.
       const command = 'exec ' + [process.execPath, ...PARLEY_ARGS, ...(await slowDebate()), '--out', join(work, 'tty.json')].map((part) => `'${part}'`).join(' ');
       const ran = await run('script', ['-qfec', command, '/dev/null']);
-      expect(ran.code, ran.stdout).toBe(0);
+      expect(ran.code, ran.stdout).toBe(EXIT_RUN_HAD_FAILURES);
       const redraws = ran.stdout.split('\r\x1b[2K').filter((line) => /waiting on agent 2 \(/.test(line));
       const seconds = new Set(redraws.map((line) => /agent 2 \([^)]*\) (\d+) s/.exec(line)?.[1]));
       expect(seconds.size, ran.stdout).toBeGreaterThanOrEqual(3);

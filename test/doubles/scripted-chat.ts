@@ -29,7 +29,8 @@ export interface ScriptedChat {
 
 type Script = ChatReply[] | ((req: ChatRequestRecord) => ChatReply | Promise<ChatReply>);
 
-export async function startScriptedChat(script: Script): Promise<ScriptedChat> {
+/** `models`: the ids GET /v1/models lists, as vLLM and Ollama list theirs (without it, that route is a 404, as on servers that list none). */
+export async function startScriptedChat(script: Script, options: { models?: string[] } = {}): Promise<ScriptedChat> {
   const requests: ChatRequestRecord[] = [];
   let next = 0;
 
@@ -48,6 +49,11 @@ export async function startScriptedChat(script: Script): Promise<ScriptedChat> {
 
   const handle = async (req: http.IncomingMessage, res: http.ServerResponse): Promise<void> => {
     const path = (req.url ?? '').split('?')[0];
+    if (req.method === 'GET' && path === '/v1/models' && options.models) {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ object: 'list', data: options.models.map((id) => ({ id, object: 'model', owned_by: 'scripted' })) }));
+      return;
+    }
     if (req.method !== 'POST' || path !== '/v1/chat/completions') {
       res.writeHead(404, { 'content-type': 'application/json' });
       res.end(JSON.stringify({ error: { message: `scripted-chat: no route ${req.method} ${req.url}` } }));

@@ -21,7 +21,7 @@ describe('a prompt sent again after its consult failed (issue 21, item 14)', () 
       },
     });
     const refusal = await harness.refused('delib_start', { question: 'Redis or Memcached?' });
-    const id = /deliberation (d-[\w-]+) started, but/.exec(refusal)![1]!;
+    const id = /deliberation (d-[\w-]+) is kept/.exec(refusal)![1]!;
     await harness.ok('delib_consult', { deliberationId: id });
     expect(codex.calls[0]!.prompt).toMatch(/^You are the consultee/);
 

@@ -280,18 +280,19 @@ describe('argumentation through the MCP tools alone', () => {
     expect(await readdir(h.home)).toEqual([]);
   });
 
-  it('a first consult that fails names the deliberation it started, which a later delib_consult resumes', async () => {
+  it('a first consult that fails names the deliberation it keeps, never as started, and a later delib_consult resumes it', async () => {
     let fail = true;
     const codex = fakeCodex(() => '1. INFERENCE: Redis keeps sessions across a restart.');
     harness = await startHarness({
       runCodex: async (options) => {
-        if (fail) throw new BackendError('not-found', 'codex was not found on PATH (ENOENT)');
+        if (fail) throw new BackendError('not-found', 'codex was not found on PATH (ENOENT).');
         return codex.run(options);
       },
     });
     const refusal = await harness.refused('delib_start', { question: 'Redis or Memcached?' });
-    const id = /deliberation (d-[\w-]+) started, but/.exec(refusal)?.[1];
-    expect(refusal).toMatch(/^\[consult-failed\] deliberation d-[\w-]+ started, but the consult failed: codex was not found on PATH \(ENOENT\).*Legal next moves: delib_consult/);
+    const id = /deliberation (d-[\w-]+) is kept with no reply yet/.exec(refusal)?.[1];
+    expect(refusal).toMatch(/^\[consult-failed\] deliberation d-[\w-]+ is kept with no reply yet: the consult failed: codex was not found on PATH \(ENOENT\)\. The state is unchanged.*Legal next moves: delib_consult/);
+    expect(refusal).not.toMatch(/started|\.\./);
     fail = false;
     const resumed = await harness.ok('delib_consult', { deliberationId: id });
     expect(resumed).toMatchObject({ at: 'n=1 CONSTRUCTIVE active', consult: { status: 'done', reply: { points: [{ id: 'P1.1' }] } } });

@@ -82,6 +82,14 @@ describe('dialogic and debate runs through the MCP tools', () => {
     expect(refusal).toMatch(/agents\.1\.model: Model spec "bogus:model" names an unknown provider/);
     expect(refusal).toMatch(/crit\.judge: Model spec "codex:x y" has whitespace/);
     expect(await harness.refused('run_start', { protocol: 'dialogic', config: { modelA: 'openai:', modelB: 'claude' } })).toMatch(/modelA: Model spec "openai:" names no model/);
+    // Issue 28, item 1: a key the protocol does not know is refused, never dropped, with the nearest known key.
+    const misspelt = { question: 'q', agents: ['openai:gpt-4.1', 'openai:gpt-4.1-mini'], temperture: 0.2, stop: { maxRound: 2 } };
+    const unknown = await harness.refused('run_start', { protocol: 'debate', config: misspelt });
+    expect(unknown).toMatch(/invalid debate config: unknown key "temperture" \(did you mean "temperature"\?\); the keys accepted here are question, agents, rounds/);
+    expect(unknown).toMatch(/stop: unknown key "maxRound" \(did you mean "maxRounds"\?\)/);
+    expect(await harness.refused('run_start', { protocol: 'dialogic', config: { modelA: 'openai:gpt-4.1', modelB: 'openai:gpt-4.1', rounds: 3 } })).toMatch(
+      /invalid dialogic config: unknown key "rounds"; the keys accepted here are modelA, modelB/,
+    );
     expect((await harness.ok('run_list', {})).runs).toEqual([]);
   });
 });

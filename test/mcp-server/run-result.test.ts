@@ -48,12 +48,12 @@ describe('run_result with a path', () => {
     }
     // A file outside that does not exist gets the same refusal as one that does: no probing for files.
     expect(await h.refused('run_result', { path: '/etc/no-such-file.json', protocol: 'debate' })).toMatch(/outside the folders parley reads from/);
-    expect(await h.refused('run_result', { path: join(h.home, 'missing.json'), protocol: 'debate' })).toMatch(/cannot read .*missing\.json: ENOENT/);
+    expect(await h.refused('run_result', { path: join(h.home, 'missing.json'), protocol: 'debate' })).toMatch(/missing\.json does not exist: check the name, or give the file's full path$/);
     await symlink('/etc/passwd', join(h.home, 'passwd.json'));
     expect(await h.refused('run_result', { path: join(h.home, 'passwd.json'), protocol: 'dialogic' })).toMatch(/outside the folders/);
     await writeFile(join(h.home, 'notes.json'), 'PRIVATE-CONTENT: not json at all');
     const refusal = await h.refused('run_result', { path: join(h.home, 'notes.json'), protocol: 'dialogic' });
-    expect(refusal).toMatch(/notes\.json is not valid JSON/);
+    expect(refusal).toMatch(/notes\.json is not valid JSON at \/.*notes\.json:1:1: expected a value/);
     expect(refusal).not.toMatch(/PRIVATE/);
   });
 });

@@ -22,14 +22,17 @@ async function notLoggedIn(): Promise<Record<string, string>> {
 const NOT_LOGGED_IN = /codex is not logged in \(CODEX_HOME=[^)]+\): run `codex login`, or `printenv OPENAI_API_KEY \| codex login --with-api-key`/;
 
 describe('a tool that would wait on a codex that is not logged in refuses at once, naming the fix', () => {
-  it('delib_start and delib_consult refuse with the engine\'s next moves; once codex can be used the consult goes ahead', async () => {
+  it('delib_start refuses before any deliberation exists (quick or stored), never saying it started; delib_consult refuses with the engine\'s next moves; once codex can be used the consult goes ahead', async () => {
     const env = await notLoggedIn();
     const r = await startConsultRig(consultee, env);
-    const refusal = await r.refused('delib_start', { question: 'How big should the DB pool be?', consult: { waitSeconds: 20 } });
-    expect(refusal).toMatch(/^\[model-not-ready\] deliberation d-[\w-]+ started, but a model cannot be used, so the consult did not start:\n {2}Codex \(the consultee\): /);
-    expect(refusal).toMatch(NOT_LOGGED_IN);
-    expect(refusal).toMatch(/Legal next moves: delib_consult/);
-    const id = /deliberation (d-[\w-]+) started/.exec(refusal)![1]!;
+    for (const mode of ['quick', 'minimal']) {
+      const refusal = await r.refused('delib_start', { question: 'How big should the DB pool be?', mode, consult: { waitSeconds: 20 } });
+      expect(refusal).toMatch(/^\[model-not-ready\] a model cannot be used, so the deliberation did not start:\n {2}Codex \(the consultee\): /);
+      expect(refusal).toMatch(NOT_LOGGED_IN);
+      expect(refusal).not.toMatch(/\bstarted\b/);
+    }
+    expect((await r.ok('delib_status', {})).deliberations).toEqual([]);
+    const id: string = (await r.ok('delib_start', { question: 'How big should the DB pool be?', consult: false })).deliberationId;
     expect(await r.refused('delib_consult', { deliberationId: id, waitSeconds: 20 })).toMatch(/^\[model-not-ready\] a model cannot be used, so the consult did not start:\n {2}Codex \(the consultee\): codex is not logged in/);
     expect(r.server.requests).toHaveLength(0);
     expect((await r.audit(id)).map((record) => record.type)).not.toContain('consult-request');

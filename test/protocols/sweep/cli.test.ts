@@ -73,15 +73,18 @@ describe('parley sweep CLI', () => {
     const out = join(work, 'bad-config');
     const run = await parley(['sweep', path, '--out', out]);
     expect(run.exitCode).toBe(1);
-    expect(run.stderr).toContain('parley sweep: the sweep file gives configurations no run can start with, so nothing was run or written; correct them:');
-    expect(run.stderr).toMatch(/ {2}the runs with agents=n2, rounds=0: invalid debate config: agents\.0\.model: Invalid input: expected string, received undefined; agents\.1\.model: .*; rounds: Too small/);
+    expect(run.stderr).toContain(`parley sweep: ${path} gives configurations no run can start with, so nothing was run or written; correct them:`);
+    // The misspelt key is named first, with the key it is nearest to (issue 28, item 1).
+    expect(run.stderr).toMatch(
+      / {2}the runs with agents=n2, rounds=0: invalid debate config: agents\.0: unknown key "modle" \(did you mean "model"\?\); the keys accepted here are id, model, role, persona; agents\.1: .*; rounds: Too small.*; agents\.0\.model: required, and not given \(expected string\)/,
+    );
     expect(run.stderr).toMatch(/ {2}the runs with agents=n1, rounds=2: invalid debate config: agents: Too small: expected array to have >=2 items/);
     expect(run.stderr).not.toMatch(/"code"|"path"/);
     expect(existsSync(out)).toBe(false);
   });
 
   it('says what is wrong with bad input', async () => {
-    expect((await parley(['sweep', join(work, 'missing.yaml'), '--out', join(work, 'x')])).stderr).toMatch(/parley sweep: .*no such file/i);
+    expect((await parley(['sweep', join(work, 'missing.yaml'), '--out', join(work, 'x')])).stderr).toBe(`parley sweep: ${join(work, 'missing.yaml')} does not exist: check the name, or give the file's full path\n`);
     expect((await parley(['sweep', 'summarize', work])).stderr).toMatch(/not a sweep folder/);
     await expect(parley(['sweep', 'm.yaml', '--out', 'x', '--shard', '3/2'])).rejects.toThrow(/invalid shard/);
   });

@@ -25,7 +25,7 @@ describe('sweep files that would harm the process', () => {
       ['set', { pid: [{ label: 'evil', set: { '__proto__.x': 1 } }] }],
     ];
     for (const [what, matrix] of attempts) {
-      expect(() => expandSweep({ protocol: 'debate', base: { question: 'q' }, matrix }), what).toThrow(/invalid sweep file at .*(__proto__|constructor|prototype)/);
+      expect(() => expandSweep({ protocol: 'debate', base: { question: 'q' }, matrix }), what).toThrow(/invalid sweep file\b.*(__proto__|constructor|prototype)/);
     }
     const fromYaml = parseYaml('protocol: debate\nbase: {question: q}\nmatrix:\n  "__proto__.x": [1]\n  __proto__: [2]\n');
     expect(() => expandSweep(fromYaml)).toThrow(/__proto__/);
