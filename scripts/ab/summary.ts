@@ -3,8 +3,10 @@
  *
  *   node --import tsx scripts/ab/summary.ts [--root <pairs folder>]   (npm run -s ab:summary; default test/ab/pairs)
  *
- * A pair counts once its first judge's verdict exists. With a second judge (labels swapped), parley
- * counts as preferred or tied only if both verdicts say so, and as strongly worse if either says so.
+ * A pair counts once its first judge's verdict exists. Each verdict leans one way by its strength
+ * (slightly 1, clearly 2, strongly 3; a tie 0): with a second judge (labels swapped) the pair's outcome
+ * is the sum, so two judges who lean opposite ways as strongly call it a tie. parley counts as strongly
+ * worse if any judge prefers the plain answer strongly.
  * What each answer with record leaks holds, and pairs not yet judged, go to stderr.
  */
 import { existsSync } from 'node:fs';
@@ -14,6 +16,10 @@ import { fail } from '../real-minds/common.js';
 import { JUDGES, PAIRS_DIR, armDir, judgeDir, listPairs, readPairFile } from './pairs.js';
 import { recordLeaks } from './record-leaks.js';
 import { Key, preferredArm, readChecked, Verdict } from './verdict.js';
+
+const STRENGTH = { slightly: 1, clearly: 2, strongly: 3 } as const;
+/** How far one verdict leans to parley (positive) or the plain answer (negative). */
+const leaning = (arm: string, strength: keyof typeof STRENGTH | undefined) => (arm === 'tie' ? 0 : (arm === 'parley' ? 1 : -1) * STRENGTH[strength ?? 'slightly']);
 
 const { values } = parseArgs({ options: { root: { type: 'string' } } });
 const root = resolve(values.root ?? PAIRS_DIR);
@@ -34,7 +40,9 @@ try {
       key: readChecked(join(judgeDir(pair), j.key), Key, 'key'),
     }));
     pairs += 1;
-    if (judged.every(({ verdict, key }) => preferredArm(verdict, key) !== 'plain')) preferredOrTied += 1;
+    const lean = judged.reduce((sum, { verdict, key }) => sum + leaning(preferredArm(verdict, key), verdict.strength), 0);
+    note(`${basename(pair)}: ${judged.map(({ verdict, key }) => `${preferredArm(verdict, key)}${verdict.strength ? ` ${verdict.strength}` : ''}`).join(', ')}`);
+    if (lean >= 0) preferredOrTied += 1;
     if (judged.some(({ verdict, key }) => preferredArm(verdict, key) === 'plain' && verdict.strength === 'strongly')) stronglyWorse += 1;
     const leaks = recordLeaks(readPairFile(join(armDir(pair, 'parley'), 'answer.md'), "the parley orchestrator's final answer"));
     if (leaks.length) {

@@ -1,4 +1,4 @@
-import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -23,6 +23,21 @@ describe('ab:summary and ab:costs over the hand-made pairs', { timeout: 60_000 }
     expect(stderr).toContain('b-split-judges: the parley answer holds point id "P1.2", file path "/tmp/parley-codex-Ab12Cd/work/check.js"');
     expect(stderr).toContain('c-plain-slightly: the parley answer holds cut-off line');
     expect(stderr).toContain('d-not-judged: not judged yet, left out');
+  });
+
+  it('summary: two judges who lean opposite ways as strongly make a tie; one leaning less far does not', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'ab-summary-'));
+    copies.push(root);
+    cpSync(HAND_MADE, root, { recursive: true });
+    // b-split-judges: the second judge prefers plain strongly; the first (parley is Y) now leans to parley.
+    const first = join(root, 'b-split-judges/judge/verdict.json');
+    const lean = (strength: string) => writeFileSync(first, JSON.stringify({ ...JSON.parse(readFileSync(join(HAND_MADE, 'b-split-judges/judge/verdict.json'), 'utf8')), preferred: 'Y', strength }));
+    lean('strongly');
+    const tied = await runScript('ab/summary.ts', ['--root', root]);
+    expect(tied.stdout).toContain('ab.parleyPreferredOrTied 2\nab.parleyStronglyWorse   1');
+    expect(tied.stderr).toContain('b-split-judges: parley strongly, plain strongly');
+    lean('clearly');
+    expect((await runScript('ab/summary.ts', ['--root', root])).stdout).toContain('ab.parleyPreferredOrTied 1\n');
   });
 
   it('summary: a verdict that does not fit stops it with the file and the problem, and nothing on stdout', async () => {
