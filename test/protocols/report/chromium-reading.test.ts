@@ -33,6 +33,8 @@ afterAll(async () => {
   await rm(work, { recursive: true, force: true });
 });
 
+type Box = { x: number; y: number; width: number; height: number };
+
 async function open(name: string, width: number): Promise<Page> {
   const page = await chromium!.browser.contexts()[0]!.newPage();
   await page.setViewportSize({ width, height: 900 });
@@ -58,11 +60,12 @@ describe('report pages, read in Chromium', () => {
     const page = await open('debate', 700);
     const lines = await page.locator('h2:text-is("Agents") + .wide td:first-child').evaluateAll((cells) =>
       cells.map((cell) => {
-        const walker = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
+        const page = cell.ownerDocument;
+        const walker = page.createTreeWalker(cell, 4 /* NodeFilter.SHOW_TEXT */);
         for (let node = walker.nextNode(); node; node = walker.nextNode()) {
           const start = node.textContent!.indexOf('http://');
           if (start === -1) continue;
-          const range = document.createRange();
+          const range = page.createRange();
           range.setStart(node, start);
           range.setEnd(node, node.textContent!.length);
           return { address: node.textContent!.slice(start), lines: new Set([...range.getClientRects()].map((rect) => Math.round(rect.top))).size };
@@ -83,18 +86,20 @@ describe('report pages, read in Chromium', () => {
       // The share of each marker's own area where it, not a marker drawn over it, is what the reader sees.
       const shown = await timeline.locator('g.mark-symbol.role-mark path').evaluateAll((markers) =>
         markers.map((marker) => {
-          const shape = marker as SVGGeometryElement;
+          const shape = marker as unknown as { getBBox(): Box; getScreenCTM(): { a: number; b: number; c: number; d: number; e: number; f: number }; isPointInFill(point: unknown): boolean; getAttribute(name: string): string | null; ownerSVGElement: { createSVGPoint(): { x: number; y: number } } };
           const box = shape.getBBox();
           const toScreen = shape.getScreenCTM()!;
           let inside = 0;
           let seen = 0;
           for (let i = 0.5; i < 10; i++) {
             for (let j = 0.5; j < 10; j++) {
-              const local = new DOMPoint(box.x + (box.width * i) / 10, box.y + (box.height * j) / 10);
+              const local = shape.ownerSVGElement.createSVGPoint();
+              local.x = box.x + (box.width * i) / 10;
+              local.y = box.y + (box.height * j) / 10;
               if (!shape.isPointInFill(local)) continue;
               inside++;
-              const screen = local.matrixTransform(toScreen);
-              if (document.elementFromPoint(screen.x, screen.y) === shape) seen++;
+              const { a, b, c, d, e, f } = toScreen;
+              if (marker.ownerDocument.elementFromPoint(a * local.x + c * local.y + e, b * local.x + d * local.y + f) === marker) seen++;
             }
           }
           return { fill: shape.getAttribute('fill'), share: inside ? seen / inside : 0 };
