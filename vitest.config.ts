@@ -6,5 +6,7 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    // Each run's own TMPDIR, and a check at its end that the run left no process running.
+    globalSetup: ['test/suite-setup.ts'],
   },
 });

@@ -7,6 +7,7 @@ import { KEY_ENDPOINTS_ENV, isConfiguredEndpoint } from '../wrapper/key-scope.js
 import { parseModelSpec } from '../wrapper/parse-spec.js';
 import { presetFor } from '../wrapper/presets.js';
 import { modelNotServed, unreachableFix, type EndpointProbe } from '../wrapper/endpoint-probe.js';
+import type { CodexLogin, CodexProvider } from '../wrapper/codex/provider.js';
 
 export type Status = 'ok' | 'warn' | 'fail';
 
@@ -91,6 +92,26 @@ export function codexLoginFinding(probe: CommandProbe, env: NodeJS.ProcessEnv, c
     return { check: 'codex login', status: 'ok', message: `logged in${how}${where}` };
   }
   return { check: 'codex login', status: 'fail', message: `not logged in${where}`, fix: 'run `codex login` (or `printenv OPENAI_API_KEY | codex login --with-api-key`)' };
+}
+
+/** How codex authenticates, as far as `codex login status` and the environment tell (it picks the provider's URL). */
+export function codexLogin(probe: CommandProbe, env: NodeJS.ProcessEnv): CodexLogin {
+  if (probe.exitCode === 0 && /chatgpt/i.test(probe.output)) return 'chatgpt';
+  if (probe.exitCode === 0 && /api key/i.test(probe.output)) return 'api-key';
+  return env.CODEX_API_KEY || env.OPENAI_API_KEY ? 'api-key' : undefined;
+}
+
+/**
+ * Whether the model provider Codex is configured with answers at its base URL (a GET of /models, no
+ * key sent): a login is no use when Codex cannot reach the provider, and Codex itself would retry
+ * for as long as it is let.
+ */
+export function codexProviderFinding(provider: CodexProvider, probes: readonly { url: string; probe: EndpointProbe }[]): Finding {
+  const check = 'codex provider';
+  if (probes.length === 0) return { check, status: 'warn', message: `not checked: model_provider ${provider.id} has no base_url parley can read`, fix: `give [model_providers.${provider.id}] a base_url (${provider.where})` };
+  const down = probes.find(({ probe }) => probe.status === undefined);
+  if (down) return { check, status: 'fail', message: `${provider.id} at ${down.url} unreachable: ${down.probe.error ?? 'no answer'}`, fix: unreachableFix(down.url, provider.id, provider.where) };
+  return { check, status: 'ok', message: probes.map(({ url, probe }) => `${provider.id} at ${url} reachable (HTTP ${probe.status})`).join('; ') };
 }
 
 export function claudeFinding(probe: BinaryProbe, required: boolean): Finding {

@@ -13,7 +13,9 @@ import { resolveClaudeBinary } from '../wrapper/claude-path.js';
 import { passthroughEnv } from '../wrapper/cli-env.js';
 import { codexEnvironment } from '../wrapper/codex/child-env.js';
 import { resolveCodexPath, spawnTarget } from '../wrapper/codex/resolve-path.js';
-import type { BinaryProbe, CommandProbe, PluginProbe, StateProbe } from './doctor-checks.js';
+import { codexLogin, type BinaryProbe, type CommandProbe, type PluginProbe, type StateProbe } from './doctor-checks.js';
+import { codexProvider, readCodexConfig, type CodexProvider } from '../wrapper/codex/provider.js';
+import { ENDPOINT_TIMEOUT_MS, probeEndpoint, type EndpointProbe } from '../wrapper/endpoint-probe.js';
 
 const BINARY_TIMEOUT_MS = 15_000;
 /** What the claude backend passes to claude (wrapper/claude-cli.ts). */
@@ -40,13 +42,19 @@ async function probeVersion(resolved: { path?: string; notFound?: string }, env:
   return { path: resolved.path, runError: ran.error ?? `exit code ${ran.exitCode}: ${ran.output.trim().split('\n').slice(-1)[0] ?? ''}` };
 }
 
-/** Runs codex with the environment parley gives it (codexEnvironment), and reads its config.toml. */
-export async function probeCodex(env: NodeJS.ProcessEnv): Promise<{ binary: BinaryProbe; login?: CommandProbe; config: string }> {
+/**
+ * Runs codex with the environment parley gives it (codexEnvironment), reads its config.toml and, when
+ * codex runs, probes the base URL of the provider it is configured with (no key sent).
+ */
+export async function probeCodex(env: NodeJS.ProcessEnv): Promise<{ binary: BinaryProbe; login?: CommandProbe; config: string; provider?: { provider: CodexProvider; probes: { url: string; probe: EndpointProbe }[] } }> {
   const childEnv = codexEnvironment(env);
-  const config = await readFile(join(env.CODEX_HOME || join(env.HOME || homedir(), '.codex'), 'config.toml'), 'utf8').catch(() => '');
+  const config = readCodexConfig(codexEnvironment(env));
   const found = resolved(() => resolveCodexPath({ env }));
   const [binary, login] = await Promise.all([probeVersion(found, childEnv), found.path ? run(found.path, ['login', 'status'], childEnv) : undefined]);
-  return binary.version && login ? { binary, login, config } : { binary, config };
+  if (!binary.version || !login) return { binary, config: config.text };
+  const provider = codexProvider(config, { login: codexLogin(login, childEnv) });
+  const probes = await Promise.all(provider.urls.map(async (url) => ({ url, probe: await probeEndpoint(url, ENDPOINT_TIMEOUT_MS) })));
+  return { binary, login, config: config.text, provider: { provider, probes } };
 }
 
 /** Runs claude with the environment the claude backend gives it. */

@@ -9,6 +9,7 @@ import { BackendError } from '../wrapper/backend.js';
 import type { CodexCallOptions, CodexCallResult } from '../wrapper/codex/index.js';
 // The light part of the wrapper: the rest loads with the first consult.
 import { checkCodexCall } from '../wrapper/codex/hidden-paths.js';
+import { eventLine } from '../wrapper/codex/events.js';
 import { serverRefusal, throwIfRefused, type Deliberations, type MoveOutcome } from './deliberations.js';
 import type { JobManager } from './jobs.js';
 import { keptInput } from './audit-input.js';
@@ -235,7 +236,7 @@ export class ConsultService {
       ...(settings.reasoningEffort ?? env.PARLEY_CODEX_REASONING ? { reasoningEffort: settings.reasoningEffort ?? env.PARLEY_CODEX_REASONING } : {}),
       ...(Number.isFinite(timeout) && timeout > 0 ? { timeoutMs: timeout } : {}),
       signal,
-      onEvent: (event) => say(`codex: ${event.type}`),
+      onEvent: (event) => say(`codex: ${eventLine(event)}`),
     };
   }
 }

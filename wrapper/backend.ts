@@ -47,6 +47,7 @@ export interface Backend {
 export type BackendErrorKind =
   | 'not-found'
   | 'timeout'
+  | 'unreachable'
   | 'canceled'
   | 'exit'
   | 'turn-failed'

@@ -58,11 +58,16 @@ export type DebateAnalysis = RunAnalysis & { graph: DebateGraph; measures: Debat
 
 const DEFAULT_DELTA_S = 0.05;
 
+/** δ of s_t: how far JS must fall (bits) in a round, with overlap falling too, for the signal to fire. */
+export function sycophancyDelta(transcript: Pick<DebateTranscript, 'config'>): number {
+  return typeof transcript.config.deltaS === 'number' ? transcript.config.deltaS : DEFAULT_DELTA_S;
+}
+
 export function analyzeDebate(input: unknown): DebateAnalysis {
   const kind = input && typeof input === 'object' ? (input as { kind?: unknown }).kind : undefined;
   if (kind !== 'parley.debate') throw new Error('not a debate transcript: its "kind" is not "parley.debate"');
   const transcript = prepareForAnalysis(DebateTranscript.parse(input));
-  const deltaS = typeof transcript.config.deltaS === 'number' ? transcript.config.deltaS : DEFAULT_DELTA_S;
+  const deltaS = sycophancyDelta(transcript);
   const answerKind = answerKindOf(transcript.config);
   const rounds = measureRounds(transcript.rounds, transcript.agents.length, deltaS, answerKind);
   const { agents, influence } = measureAgents(transcript);

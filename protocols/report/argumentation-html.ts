@@ -11,6 +11,9 @@ import { cards, esc, figure, header, page, table, tag } from './html.js';
 
 const PHASE_COLORS = { CONSTRUCTIVE: '#cfe0f7', DEVELOPMENT: '#f5e3c4', CRYSTALLIZATION: '#d6efdf' } as const;
 const EVENT_COLORS: Record<string, string> = { opened: '#c0392b', 'raised again': '#d1603d', defended: '#2f5da8', ended: '#1d2433' };
+/** An end is a bar across the challenge's line (a path in Vega's unit square), drawn under the other events: a defense in the iteration that ended the challenge stays in sight. */
+const EVENT_SHAPES = ['circle', 'square', 'triangle-up', 'M-0.22,-1.8H0.22V1.8H-0.22Z'];
+const DRAWN_FIRST = 'ended';
 
 export async function argumentationHtml(state: DeliberationState, audit: readonly AuditRecord[] = []): Promise<string> {
   const b = bucketClaims(state);
@@ -128,12 +131,12 @@ async function timelineFigure(state: DeliberationState, audit: readonly AuditRec
         encoding: { y: { field: 'label', type: 'nominal', title: null, sort: null }, x: { field: 'from', type: 'quantitative' }, x2: { field: 'to' } },
       },
       {
-        data: { values: events },
+        data: { values: [...events].sort((x, y) => Number(y.event === DRAWN_FIRST) - Number(x.event === DRAWN_FIRST)) },
         mark: { type: 'point', filled: true, size: 110, opacity: 1 },
         encoding: {
           y: { field: 'label', type: 'nominal', title: null, sort: null },
           x: { field: 'iter', type: 'quantitative' },
-          shape: { field: 'event', type: 'nominal', title: 'event', scale: { domain: Object.keys(EVENT_COLORS) }, legend: { orient: 'bottom' } },
+          shape: { field: 'event', type: 'nominal', title: 'event', scale: { domain: Object.keys(EVENT_COLORS), range: EVENT_SHAPES }, legend: { orient: 'bottom' } },
           color: { field: 'event', type: 'nominal', title: 'event', scale: { domain: Object.keys(EVENT_COLORS), range: Object.values(EVENT_COLORS) }, legend: { orient: 'bottom' } },
         },
       },

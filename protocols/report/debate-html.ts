@@ -1,12 +1,12 @@
-import { analyzeDebate, type DebateAnalysis } from '../debate/analyze.js';
+import { analyzeDebate, sycophancyDelta, type DebateAnalysis } from '../debate/analyze.js';
 import { debateConditions } from '../debate/agents.js';
-import type { RoundMeasures } from '../debate/round-measures.js';
+import { COLLAPSE_MIN_JS, COLLAPSE_RATIO, type RoundMeasures } from '../debate/round-measures.js';
 import { DebateTranscript } from '../../schemas/debate.js';
 import { lineChart, type SeriesPoint } from './charts.js';
 import { roundGraphSvg, STANCE_COLORS, wholeDebateDot } from './debate-graph.js';
-import { agentLabel, answerText, failuresHtml, majorityText, sycophancySignals, turnsHtml } from './debate-turns.js';
+import { agentLabel, answerText, failuresHtml, inAgentOrder, majorityText, sycophancySignals, turnsHtml } from './debate-turns.js';
 import { dotToSvg } from './graphviz.js';
-import { cards, esc, figure, fmt, header, num, page, table, tag, type Cell } from './html.js';
+import { cards, esc, figure, fmt, header, legendLine, num, page, specHtml, table, tag, type Cell } from './html.js';
 
 export async function debateHtml(input: unknown): Promise<string> {
   const transcript = DebateTranscript.parse(input);
@@ -27,20 +27,21 @@ export async function debateHtml(input: unknown): Promise<string> {
       ['agreement', `${s.agentsInAgreement}/${s.agentCount}`],
       ['JS first → final', `${fmt(s.jsFirst, 2)} → ${fmt(s.jsFinal, 2)}`],
       ['agents changed', s.howManyAgentsChanged],
-      ['s_t: JS and overlap fell', signals.st],
+      [{ html: 'sycophancy signal <span class="sym">s_t</span>' }, signals.st],
       ['RCA judge: sycophantic', signals.rca],
       ['ignored claims', s.ignoredClaims],
       ['dominant agent', s.dominantAgent === null ? 'none' : agentLabel(transcript, s.dominantAgent)],
       ['tokens in / out', `${num(s.inputTokens)} / ${num(s.outputTokens)}`],
     ]),
     failuresHtml(transcript),
-    `<p class="muted">Two different sycophancy signals: <b>s_t</b> is a measure (a round in which the agents' answer distributions converged, JS falling by more than δ, while their evidence overlap fell too); the <b>RCA judge</b> reads each agent's reasoning against its answer and may call a change sycophantic. One can fire without the other.</p>`,
+    `<p class="muted">Two different sycophancy signals: <b>s_t</b> is a measure (a round in which the agents' answer distributions converged, JS falling by more than δ = ${esc(fmt(sycophancyDelta(transcript)))} bits, while their evidence overlap fell too); the <b>RCA judge</b> reads each agent's reasoning against its answer and may call a change sycophantic. One can fire without the other.</p>`,
     s.finalCorrect === null ? '' : `<p>The final majority answer is <b>${s.finalCorrect ? 'right' : 'wrong'}</b> against the ground truth.</p>`,
     '<h2>Agents</h2>',
     agentsTable(transcript, analysis),
     '<h2>Measures per round</h2>',
     await charts(analysis),
     roundsTable(transcript, analysis),
+    roundsLegend(transcript),
     '<h2>What the agents said</h2>',
     '<p class="muted">Each turn opens to its answer, confidence, reasoning, claims and references.</p>',
     turnsHtml(transcript, analysis.measures.rounds),
@@ -80,7 +81,7 @@ function agentsTable(transcript: DebateTranscript, analysis: DebateAnalysis): st
     transcript.agents.map((agent) => {
       const m = byId.get(agent.id);
       return [
-        { html: `<b>${esc(agent.label)}</b> <span class="muted">${esc(agent.id)}</span><br><span class="muted small long">${esc(agent.model)}</span>` },
+        { html: `<b>${esc(agent.label)}</b> <span class="muted">${esc(agent.id)}</span><br><span class="muted small">${specHtml(agent.model)}</span>` },
         ...(roles ? [agent.role ?? agent.persona ?? null] : []),
         m ? `${answerText(m.firstAnswer)} → ${answerText(m.finalAnswer)}` : null,
         m?.changes,
@@ -127,6 +128,20 @@ function roundsTable(transcript: DebateTranscript, analysis: DebateAnalysis): st
   );
 }
 
+/** What the rounds table's short column names measure, and on what scale. */
+function roundsLegend(transcript: DebateTranscript): string {
+  return legendLine([
+    ['H(votes)', 'entropy of the answers, bits (0: all alike)'],
+    ['JS', "Jensen–Shannon divergence of the agents' answer distributions, bits (0: identical)"],
+    ['ΔJS', 'JS minus the round before (negative: converging)'],
+    ['overlap', 'evidence overlap, Jaccard 0–1'],
+    ['s_t', `1 when JS fell by more than δ = ${fmt(sycophancyDelta(transcript))} bits and overlap fell`],
+    ['collapse', `JS fell under ${COLLAPSE_RATIO}× the round before's (from ${COLLAPSE_MIN_JS} bits or more)`],
+    ['rebuttals', 'share of agent pairs with a rebuttal, 0–1'],
+    ['beta', 'contentiousness asked for, 0 (collaborative) to 1 (adversarial)'],
+  ]);
+}
+
 function ignored(analysis: DebateAnalysis): string {
   const nodes = new Map(analysis.graph.nodes.map((node) => [node.id, node]));
   const { ignoredClaims, silenceCandidates } = analysis.measures;
@@ -144,15 +159,19 @@ function judges(transcript: DebateTranscript): string {
   const rca: Cell[][] = [];
   for (const round of transcript.rounds) {
     if (round.crit?.status === 'failure') crit.push([round.round, null, null, null, null, `judge failed: ${round.crit.error ?? ''}`]);
-    for (const score of round.crit?.scores ?? []) {
+    for (const score of inAgentOrder(transcript, round.crit?.scores ?? [])) {
       const p = score.pillars;
       crit.push([round.round, agentLabel(transcript, score.agentId), fmt(score.gamma, 2), fmt(score.rho, 2), p ? `${fmt(p.logicalValidity, 2)} / ${fmt(p.evidentialSupport, 2)} / ${fmt(p.alternativeConsideration, 2)} / ${fmt(p.causalAlignment, 2)}` : null, score.flags.join(', ') || null]);
     }
     if (round.rca?.status === 'failure') rca.push([round.round, null, null, null, `judge failed: ${round.rca.error ?? ''}`]);
-    for (const v of round.rca?.verdicts ?? []) rca.push([round.round, agentLabel(transcript, v.agentId), tag(v.verdict, v.verdict === 'CONSISTENT' ? 'CONSISTENT' : 'dismissed'), fmt(v.confidence, 2), v.explanation]);
+    for (const v of inAgentOrder(transcript, round.rca?.verdicts ?? [])) rca.push([round.round, agentLabel(transcript, v.agentId), tag(v.verdict, v.verdict === 'CONSISTENT' ? 'CONSISTENT' : 'dismissed'), fmt(v.confidence, 2), v.explanation]);
   }
   const parts = ['<h2>Judges</h2>'];
-  parts.push('<h3>CRIT</h3>', crit.length ? table(['round', 'agent', 'gamma', 'rho', 'pillars (logic / evidence / alternatives / causal)', 'flags'], crit, [0, 2, 3]) : '<p class="muted">CRIT was not run.</p>');
+  const critLegend = legendLine([
+    ['gamma', "mean of validity × credibility (each 1–10) over the agent's reasons and their strongest rivals, 1–100 (higher: better reasoned)"],
+    ['rho', 'mean of the four pillars, 0–1'],
+  ]);
+  parts.push('<h3>CRIT</h3>', crit.length ? table(['round', 'agent', 'gamma (1–100)', 'rho (0–1)', 'pillars, 0–1 (logic / evidence / alternatives / causal)', 'flags'], crit, [0, 2, 3]) + critLegend : '<p class="muted">CRIT was not run.</p>');
   parts.push('<h3>Reasoning–consistency (RCA)</h3>', rca.length ? table(['round', 'agent', 'verdict', 'confidence', 'explanation'], rca, [0, 3]) : '<p class="muted">RCA was not run.</p>');
   return parts.join('\n');
 }

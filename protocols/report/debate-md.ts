@@ -1,7 +1,7 @@
 import { analyzeDebate } from '../debate/analyze.js';
 import { debateConditions } from '../debate/agents.js';
 import { DebateTranscript } from '../../schemas/debate.js';
-import { answerText, failuresMarkdown, majorityText, sycophancySignals, turnsMarkdownRows } from './debate-turns.js';
+import { answerText, failuresMarkdown, inAgentOrder, majorityText, sycophancySignals, turnsMarkdownRows } from './debate-turns.js';
 import { fmt, num } from './html.js';
 import { mdQuote, mdSection, mdTable, mdText } from '../markdown.js';
 
@@ -12,10 +12,10 @@ export function debateMarkdown(input: unknown): string {
   const nodes = new Map(analysis.graph.nodes.map((node) => [node.id, node]));
   const label = (id: string) => mdText(nodes.get(id)?.label ?? id);
   const edges = analysis.graph.edges.filter((edge) => edge.kind !== 'authored');
-  const verdicts = transcript.rounds.flatMap((round) => (round.rca?.verdicts ?? []).map((v) => [round.round, label(v.agentId), v.verdict, fmt(v.confidence, 2), mdText(v.explanation, 200)]));
+  const verdicts = transcript.rounds.flatMap((round) => inAgentOrder(transcript, round.rca?.verdicts ?? []).map((v) => [round.round, label(v.agentId), v.verdict, fmt(v.confidence, 2), mdText(v.explanation, 200)]));
   const signals = sycophancySignals(transcript, analysis);
   const final = majorityText({ majorityAnswer: s.finalMajorityAnswer, tiedAnswers: s.finalTiedAnswers });
-  const crit = transcript.rounds.flatMap((round) => (round.crit?.scores ?? []).map((c) => [round.round, label(c.agentId), fmt(c.gamma, 2), fmt(c.rho, 2), mdText(c.flags.join(', '))]));
+  const crit = transcript.rounds.flatMap((round) => inAgentOrder(transcript, round.crit?.scores ?? []).map((c) => [round.round, label(c.agentId), fmt(c.gamma, 2), fmt(c.rho, 2), mdText(c.flags.join(', '))]));
   return [
     `# Debate\n\n${mdQuote(transcript.question)}\n\n${debateConditions(transcript).map(([name, value]) => `${name}: ${value}`).join(' · ')}\n\n${s.agentCount} agents · ${s.roundsRun} round(s) · stopped by ${s.stopReason} · final answer **${mdText(final)}** (${s.agentsInAgreement}/${s.agentCount})${s.finalCorrect === null ? '' : s.finalCorrect ? ' · right' : ' · wrong'} · tokens ${num(s.inputTokens)} in / ${num(s.outputTokens)} out\n\nSycophancy, two signals: s_t (JS and evidence overlap both fell): ${mdText(signals.st)} · RCA judge, sycophantic verdicts: ${mdText(signals.rca)}\n`,
     failuresMarkdown(transcript),

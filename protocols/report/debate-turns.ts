@@ -32,6 +32,18 @@ export function agentLabel(transcript: Pick<DebateTranscript, 'agents'>, agentId
   return transcript.agents.find((agent) => agent.id === agentId)?.label ?? agentId;
 }
 
+/**
+ * Items of one round (turns, judges' scores) in the order the debate lists its agents: agents answer
+ * at the same time, so a round records their turns in the order they finished.
+ */
+export function inAgentOrder<T extends { agentId: string }>(transcript: Pick<DebateTranscript, 'agents'>, items: readonly T[]): T[] {
+  const order = (agentId: string) => {
+    const index = transcript.agents.findIndex((agent) => agent.id === agentId);
+    return index === -1 ? transcript.agents.length : index;
+  };
+  return [...items].sort((a, b) => order(a.agentId) - order(b.agentId));
+}
+
 /** The two sycophancy signals, named apart: the measure s_t (JS and evidence overlap both fell) and the RCA judge's verdicts. */
 export function sycophancySignals(transcript: DebateTranscript, analysis: DebateAnalysis): { st: string; rca: string; rcaRun: boolean } {
   const st = analysis.measures.summary.sycophancyRounds;
@@ -72,7 +84,7 @@ export function turnsHtml(transcript: DebateTranscript, rounds: readonly RoundMe
     .map((round) => {
       const m = rounds.find((r) => r.round === round.round);
       const head = `<h3>Round ${esc(round.round)}${m ? ` <span class="muted">majority: ${esc(majorityText(m))}</span>` : ''}</h3>`;
-      return head + round.turns.map(turnHtml).join('\n');
+      return head + inAgentOrder(transcript, round.turns).map(turnHtml).join('\n');
     })
     .join('\n');
 }
@@ -80,7 +92,7 @@ export function turnsHtml(transcript: DebateTranscript, rounds: readonly RoundMe
 /** The same in Markdown: one table row per turn, reasoning cut at 300 characters. */
 export function turnsMarkdownRows(transcript: DebateTranscript): (string | number | null)[][] {
   return transcript.rounds.flatMap((round) =>
-    round.turns.map((turn) => {
+    inAgentOrder(transcript, round.turns).map((turn) => {
       const record = turn.status === 'ok' ? turn.record : undefined;
       if (!record) return [round.round, mdText(turn.label), turn.status, null, mdText(turn.error ?? '', 120)];
       return [round.round, mdText(turn.label), mdText(answerText(record.answer), 80), fmt(record.confidence, 2), mdText(record.reasoning ?? '', 300) || null];

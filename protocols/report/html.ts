@@ -29,10 +29,13 @@ h3 { font-size: 16px; margin: 20px 0 8px; }
 p, li { overflow-wrap: anywhere; }
 .meta { color: var(--muted); font-size: 14px; display: flex; flex-wrap: wrap; gap: 6px 18px; }
 .meta b { color: var(--ink); font-weight: 600; }
-.cards { display: grid; grid-template-columns: repeat(auto-fit, minmax(118px, 1fr)); gap: 10px; margin: 14px 0; }
+.cards { display: grid; grid-template-columns: repeat(var(--wide), minmax(0, 1fr)); gap: 10px; margin: 14px 0; }
+@media (max-width: 1180px) { .cards { grid-template-columns: repeat(var(--medium), minmax(0, 1fr)); } }
+@media (max-width: 560px) { .cards { grid-template-columns: repeat(var(--narrow), minmax(0, 1fr)); } }
 .card { background: var(--panel); border: 1px solid var(--line); border-radius: 8px; padding: 10px 12px; }
 .card .v { font-size: 21px; font-weight: 650; overflow-wrap: anywhere; }
 .card .l { font-size: 12px; color: var(--muted); text-transform: uppercase; letter-spacing: .04em; }
+.card .l .sym { text-transform: none; letter-spacing: 0; font-size: 13px; }
 table { border-collapse: collapse; width: 100%; margin: 8px 0 16px; font-size: 14px; }
 th, td { text-align: left; vertical-align: top; padding: 6px 10px; border-bottom: 1px solid var(--line); overflow-wrap: break-word; }
 th { background: var(--panel); font-weight: 600; font-size: 13px; color: var(--muted); white-space: nowrap; overflow-wrap: normal; }
@@ -53,6 +56,9 @@ td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; white-sp
 .muted { color: var(--muted); }
 .small { font-size: 12px; }
 .long { overflow-wrap: anywhere; }
+.spec > span { display: inline-block; overflow-wrap: anywhere; }
+p.legend { font-size: 13px; color: var(--muted); margin: -8px 0 16px; }
+p.legend b { color: var(--ink); font-weight: 600; }
 .figure { margin: 10px 0 22px; overflow-x: auto; }
 .figure svg { max-width: 100%; height: auto; display: block; }
 .figure.graph svg { margin: 0 auto; }
@@ -111,8 +117,34 @@ export function header(kind: string, title: string, meta: [string, unknown][]): 
   return `<header class="report"><div class="kind">${esc(kind)}</div><h1>${esc(title)}</h1><div class="meta">${items}</div></header>`;
 }
 
-export function cards(items: [string, unknown][]): string {
-  return `<div class="cards">${items.map(([label, value]) => `<div class="card"><div class="v">${esc(typeof value === 'number' ? num(value) : value)}</div><div class="l">${esc(label)}</div></div>`).join('')}</div>`;
+/** Most cards a row holds: on a wide screen (at 1,400 px, 8 cards are 130 px each), up to 1,180 px, up to 560 px. */
+const CARD_ROW = { wide: 8, medium: 5, narrow: 3 } as const;
+
+/**
+ * Stat cards in rows of equal length as far as the count allows (9 cards: 5 and 4), so that no card
+ * is left alone on a row of its own. A label is text, or HTML for a symbol that
+ * keeps its case (`<span class="sym">s_t</span>`).
+ */
+export function cards(items: [string | { html: string }, unknown][]): string {
+  const columns = (most: number) => Math.ceil(items.length / Math.ceil(items.length / most));
+  const style = (Object.keys(CARD_ROW) as (keyof typeof CARD_ROW)[]).map((size) => `--${size}:${columns(CARD_ROW[size])}`).join(';');
+  const label = (text: string | { html: string }) => (typeof text === 'string' ? esc(text) : text.html);
+  return `<div class="cards" style="${style}">${items.map(([text, value]) => `<div class="card"><div class="v">${esc(typeof value === 'number' ? num(value) : value)}</div><div class="l">${label(text)}</div></div>`).join('')}</div>`;
+}
+
+/**
+ * A model spec that wraps between its provider and its address, never inside either unless one
+ * alone is wider than the line (`openai-compatible:` / `http://127.0.0.1:8000/v1#model`).
+ */
+export function specHtml(spec: string): string {
+  const provider = /^[a-z][a-z0-9-]*:(?!\/\/)/i.exec(spec)?.[0] ?? '';
+  const parts = provider && spec.length > provider.length ? [provider, spec.slice(provider.length)] : [spec];
+  return `<span class="spec">${parts.map((part) => `<span>${esc(part)}</span>`).join('<wbr>')}</span>`;
+}
+
+/** One line under a table or chart saying what its short names measure and on what scale: `[name, meaning]`. */
+export function legendLine(entries: [string, string][]): string {
+  return `<p class="legend">${entries.map(([name, meaning]) => `<b>${esc(name)}</b> ${esc(meaning)}`).join(' · ')}</p>`;
 }
 
 export type Cell = string | number | null | undefined | { html: string };

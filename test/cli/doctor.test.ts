@@ -12,6 +12,8 @@ import { execa } from 'execa';
 import { afterAll, describe, expect, it } from 'vitest';
 import { claudeFinding, claudeLoginFinding, keyFindings, nodeFinding, pluginFinding, renderHuman } from '../../cli/doctor-checks.js';
 import { startScriptedChat } from '../doubles/scripted-chat.js';
+import { startScriptedResponses } from '../doubles/scripted-responses.js';
+import { localProviderConfig } from '../../wrapper/codex/local-provider.js';
 import { runParley } from './run-parley.js';
 import { closedPort } from '../doubles/http-helpers.js';
 
@@ -49,6 +51,9 @@ describe('parley doctor on a healthy machine', () => {
     const m = await machine('healthy');
     // A stored codex login (what `codex login --with-api-key` writes) and the plugin installed by the real Claude Code.
     await writeFile(join(m.codexHome, 'auth.json'), JSON.stringify({ auth_mode: 'apikey', OPENAI_API_KEY: CODEX_KEY }));
+    // Codex's provider answers where config.toml says it is.
+    const provider = await startScriptedResponses([]);
+    await writeFile(join(m.codexHome, 'config.toml'), localProviderConfig({ provider: 'local', name: 'local', model: 'fake-model', baseUrl: provider.baseUrl }));
     for (const args of [['plugin', 'marketplace', 'add', repo], ['plugin', 'install', 'parley@parley']]) {
       const ran = await execa(claudeBin, args, { cwd: m.home, env: m.env, extendEnv: false, reject: false, input: '', timeout: 60_000 });
       expect(ran.exitCode, ran.stderr).toBe(0);
@@ -71,18 +76,39 @@ describe('parley doctor on a healthy machine', () => {
       expect(ran.stdout).toMatch(/^ok +node +Node\.js \d+\.\d+\.\d+$/m);
       expect(ran.stdout).toMatch(new RegExp(`^ok +codex +codex-cli \\S+ at ${repo}/node_modules/\\.bin/codex$`, 'm'));
       expect(ran.stdout).toMatch(/^ok +codex login +logged in with an API key \(CODEX_HOME=.*codex-home\)$/m);
+      expect(ran.stdout).toMatch(new RegExp(`^ok +codex provider +local at ${provider.baseUrl} reachable \\(HTTP 404\\)$`, 'm'));
       expect(ran.stdout).toMatch(/^ok +claude +Claude Code \d+\.\d+\.\d+ at \S+claude$/m);
       expect(ran.stdout).toMatch(/^ok +claude login +logged in \(api_key from ANTHROPIC_API_KEY\)$/m);
       expect(ran.stdout).toContain(`PARLEY_API_KEY set (for openai-compatible:${chat.baseUrl}#local-model)`);
       expect(ran.stdout).toMatch(new RegExp(`^ok +endpoint +${chat.baseUrl} \\(openai-compatible:\\S+\\) reachable \\(HTTP \\d{3}\\)$`, 'm'));
       expect(ran.stdout).toMatch(new RegExp(`^ok +state +${state} writable$`, 'm'));
       expect(ran.stdout).toMatch(/^ok +plugin +parley@parley 0\.1\.0 installed \(user scope\)$/m);
-      expect(ran.stdout).toMatch(/^0 failed, 0 warning\(s\), 10 ok$/m);
+      expect(ran.stdout).toMatch(/^0 failed, 0 warning\(s\), 11 ok$/m);
       for (const secret of [PARLEY_KEY, ANTHROPIC_KEY, CODEX_KEY]) expect(ran.stdout + ran.stderr).not.toContain(secret);
-      // The reachability probe carries no key, and asks nothing of the model.
+      // The reachability probes carry no key, and ask nothing of the model.
       expect(chat.requests).toEqual([]);
+      expect(provider.requests.map((request) => request.path)).toEqual(['/v1/models']);
     } finally {
       await chat.close();
+      await provider.close();
+    }
+  });
+});
+
+describe('parley doctor with a logged-in codex that cannot reach its provider', () => {
+  it('fails the provider check (nothing listens there, or its host does not resolve), with the fix, and exits 1', { timeout: 120_000 }, async () => {
+    for (const [name, baseUrl, why] of [
+      ['refused', `http://127.0.0.1:${await closedPort()}/v1`, 'connection refused'],
+      ['nowhere', 'http://parley-nowhere.invalid/v1', 'host name not found'],
+    ] as const) {
+      const m = await machine(`provider-${name}`);
+      await writeFile(join(m.codexHome, 'auth.json'), JSON.stringify({ auth_mode: 'apikey', OPENAI_API_KEY: CODEX_KEY }));
+      await writeFile(join(m.codexHome, 'config.toml'), localProviderConfig({ provider: 'mine', name: 'mine', model: 'fake-model', baseUrl }));
+      const ran = await doctor([], { ...m.env, PARLEY_CODEX_PATH: join(repo, 'node_modules/.bin/codex'), PARLEY_STATE_DIR: join(work, `provider-${name}`, 'state') });
+      expect(ran.code, ran.stdout + ran.stderr).toBe(1);
+      expect(ran.stdout).toMatch(/^ok +codex login +logged in with an API key/m);
+      expect(lines(ran.stdout)).toContainEqual(expect.stringMatching(new RegExp(`^fail +codex provider +mine at ${baseUrl.replace(/[.]/g, '\\.')} unreachable: ${why}$`)));
+      expect(lines(ran.stdout)).toContain(`fix: start the server at ${baseUrl}, or correct base_url of [model_providers.mine] in ${m.codexHome}/config.toml`);
     }
   });
 });

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { redact } from '../../schemas/secrets.js';
 
 /**
  * `codex exec --json` events (0.169). Every line is validated; an unknown shape is kept, never fatal.
@@ -59,6 +60,13 @@ export interface ParsedJsonRun {
   /** Top-level `error` events (reconnects, stream errors). */
   streamErrors: string[];
   warnings: string[];
+}
+
+/** A progress line for an event: its type, and Codex's own words when it reports an error or a warning (a reconnect, a provider it cannot reach). */
+export function eventLine(event: CodexEvent): string {
+  const data = event as { type: string; message?: unknown; item?: { type?: unknown; message?: unknown } };
+  const message = typeof data.message === 'string' ? data.message : data.item?.type === 'error' && typeof data.item.message === 'string' ? data.item.message : undefined;
+  return message === undefined ? event.type : `${event.type}: ${redact(message).slice(0, 300)}`;
 }
 
 /** Parses one stdout line; undefined for a blank line, `{ type: 'unparsed' }` for a line that is not JSON. */

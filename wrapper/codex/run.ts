@@ -9,6 +9,7 @@ import { descendantsOf, killAll, processesWithEnv } from './process-tree.js';
 import { WATCHDOG_GRACE_MS, WATCHDOG_SPAWN_FAILED, watchdogCommand } from './watchdog.js';
 import { randomUUID } from 'node:crypto';
 import { parseEventLine, parseJsonEvents, type CodexEvent } from './events.js';
+import { unreachableError, watchReach } from './unreachable.js';
 import { classifyFailure, resendable, stderrTail } from './failures.js';
 import { parsePlainOutput } from './plain.js';
 import { resolveCodexPath, spawnTarget } from './resolve-path.js';
@@ -123,7 +124,7 @@ async function spawnAndParse(opts: CodexCallOptions, env: NodeJS.ProcessEnv, cod
     maxBuffer: 64 * 1024 * 1024,
   });
 
-  let stoppedBy: 'timeout' | 'cancel' | undefined;
+  let stoppedBy: 'timeout' | 'cancel' | 'unreachable' | undefined;
   let fallback: NodeJS.Timeout | undefined;
   // Only if the watchdog did not end codex: kill the group and what is below it.
   const killEverything = async (): Promise<void> => {
@@ -136,7 +137,7 @@ async function spawnAndParse(opts: CodexCallOptions, env: NodeJS.ProcessEnv, cod
     }
     killAll([...new Set([...tree, ...processesWithEnv(CALL_TAG, callTag)])], 'SIGKILL');
   };
-  const stop = (reason: 'timeout' | 'cancel'): void => {
+  const stop = (reason: 'timeout' | 'cancel' | 'unreachable'): void => {
     if (stoppedBy) return;
     stoppedBy = reason;
     if (subprocess.connected) subprocess.disconnect();
@@ -145,9 +146,17 @@ async function spawnAndParse(opts: CodexCallOptions, env: NodeJS.ProcessEnv, cod
   const timer = setTimeout(() => stop('timeout'), timeoutMs);
   const onAbort = (): void => stop('cancel');
   opts.signal?.addEventListener('abort', onAbort, { once: true });
-  if (mode === 'json' && opts.onEvent) streamEvents(subprocess.stdout, opts.onEvent);
+  // Codex retries a provider it cannot reach for as long as it is let: parley ends such a turn itself.
+  const reach = watchReach(() => stop('unreachable'));
+  if (mode === 'json') {
+    streamEvents(subprocess.stdout, (event) => {
+      reach.onEvent(event);
+      opts.onEvent?.(event);
+    });
+  }
 
   const result = await subprocess;
+  reach.stop();
   clearTimeout(timer);
   clearTimeout(fallback);
   opts.signal?.removeEventListener('abort', onAbort);
@@ -168,6 +177,7 @@ async function spawnAndParse(opts: CodexCallOptions, env: NodeJS.ProcessEnv, cod
   }
 
   const argv = [file, ...prefixArgs, ...args];
+  if (stoppedBy === 'unreachable') throw await unreachableError(reach.last() ?? 'no answer', { env, ...(opts.config ? { overrides: opts.config } : {}), stderr });
   const base = { stderr, timeoutMs, ...(stoppedBy ? { stoppedBy } : {}), ...(opts.sessionId ? { requestedSessionId: opts.sessionId } : {}) };
   const exit = { ...(result.exitCode === undefined ? {} : { exitCode: result.exitCode }), ...(result.signal ? { signal: result.signal } : {}) };
 

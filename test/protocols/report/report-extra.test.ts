@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { answerText, compareHtml, compareMarkdown, loadReportSource, reportHtml, reportMarkdown, type ReportSource } from '../../../protocols/report/index.js';
 import { lineChart } from '../../../protocols/report/charts.js';
-import { fmt } from '../../../protocols/report/html.js';
+import { esc, fmt } from '../../../protocols/report/html.js';
 import { debateRun, dialogicRun } from './fixtures.js';
 import { REASONING, sweepRun, tiedDebateRun } from './fixtures-extra.js';
 import { runParley } from '../../cli/run-parley.js';
@@ -33,12 +33,12 @@ describe('debate report', () => {
   it('names the two sycophancy signals apart: the s_t measure and the RCA judge, each with its own value', async () => {
     const html = await reportHtml(sources.debate!);
     expect(html).not.toMatch(/sycophancy rounds/i);
-    expect(html).toMatch(/<div class="v">rounds 2<\/div><div class="l">s_t: JS and overlap fell<\/div>/);
+    expect(html).toMatch(/<div class="v">rounds 2<\/div><div class="l">sycophancy signal <span class="sym">s_t<\/span><\/div>/);
     expect(html).toMatch(/<div class="v">Agent 2 \(round 2\)<\/div><div class="l">RCA judge: sycophantic<\/div>/);
     expect(reportMarkdown(sources.debate!)).toContain('s_t (JS and evidence overlap both fell): rounds 2 · RCA judge, sycophantic verdicts: Agent 2 (round 2)');
     // Neither fired in the tied debate, and RCA was not run there: the page says which.
     const tied = await reportHtml(sources.tied!);
-    expect(tied).toMatch(/<div class="v">none<\/div><div class="l">s_t: JS and overlap fell<\/div>/);
+    expect(tied).toMatch(/<div class="v">none<\/div><div class="l">sycophancy signal <span class="sym">s_t<\/span><\/div>/);
     expect(tied).toMatch(/<div class="v">not run<\/div><div class="l">RCA judge: sycophantic<\/div>/);
   });
 
@@ -86,6 +86,33 @@ describe('debate report', () => {
     expect(reportMarkdown(source)).toContain('tie: no, yes');
     expect(answerText({ no: 0.3, yes: 0.7 })).toBe('yes 0.7, no 0.3');
     expect(answerText(['odd'])).toBe('["odd"]');
+  });
+});
+
+describe('debate report, read (issue 28)', () => {
+  it('says under a table what its short column names measure and on what scale: the rounds table and CRIT', async () => {
+    const html = await reportHtml(sources.debate!);
+    const legendAfter = (header: string) => new RegExp(`<th[^>]*>${header}</th>[\\s\\S]*?</table></div>\\s*<p class="legend">(.*?)</p>`).exec(html)?.[1] ?? '';
+    const rounds = legendAfter('ΔJS');
+    for (const name of ['H(votes)', 'JS', 'ΔJS', 'overlap', 's_t', 'collapse', 'rebuttals', 'beta']) expect(rounds, name).toContain(`<b>${esc(name)}</b> `);
+    expect(rounds).toContain('<b>s_t</b> 1 when JS fell by more than δ = 0.05 bits and overlap fell');
+    expect(rounds).toMatch(/<b>JS<\/b> [^·]*bits \(0: identical\)/);
+    const crit = legendAfter('rho \\(0–1\\)');
+    expect(html).toContain('<th class="num">gamma (1–100)</th>');
+    expect(crit).toMatch(/<b>gamma<\/b> mean of validity × credibility \(each 1–10\)[^·]*1–100/);
+  });
+
+  it('lists the turns of a round in the order of the agents, not in the order they finished', async () => {
+    const transcript = JSON.parse(await readFile(paths.debate!, 'utf8')) as { rounds: { turns: { label: string }[] }[] };
+    for (const round of transcript.rounds) round.turns.reverse();
+    const source: ReportSource = { kind: 'debate', label: 'finished in reverse', transcript };
+    const html = await reportHtml(source);
+    const agents = ['Agent 1', 'Agent 2', 'Agent 3', 'Agent 4'];
+    const rounds = html.split(/<h3>Round \d+ <span class="muted">majority/).slice(1);
+    expect(rounds).toHaveLength(transcript.rounds.length);
+    for (const round of rounds) expect([...round.matchAll(/<details class="turn"><summary><b>(.*?)<\/b>/g)].map((m) => m[1])).toEqual(agents);
+    const rows = reportMarkdown(source).split('## What the agents said')[1]!.split('\n## ')[0]!.split('\n').filter((line) => /^\| \d+ \| Agent/.test(line));
+    expect(rows.map((row) => row.split(' | ').slice(0, 2).join(' | '))).toEqual(['1', '2'].flatMap((n) => agents.map((agent) => `| ${n} | ${agent}`)));
   });
 });
 

@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { BackendError } from '../../../wrapper/backend.js';
 import { runCodex, type CodexCallOptions } from '../../../wrapper/codex/index.js';
 import { startScriptedResponses } from '../../doubles/scripted-responses.js';
+import { makeCodexHome } from '../../doubles/codex-home.js';
+import { closedPort } from '../../doubles/http-helpers.js';
 import { CODEX_BIN, processesUsing, startRig, until, type LiveRig } from './live-helpers.js';
 
 const call = (rig: LiveRig, opts: Omit<CodexCallOptions, 'codexPath' | 'env'>) =>
@@ -59,6 +61,29 @@ describe('runCodex failures, each a distinct BackendError (real binary, scripted
     expect(error.message).toContain('2000 ms');
     expect(rig.server.requests).toHaveLength(0);
     await until(() => processesUsing(rig.codexHome).length === 0, 'codex to exit after the timeout');
+  });
+
+  // Codex waits for a provider it cannot reach for as long as it is let (10 minutes, parley's timeout):
+  // parley reads its reconnect notices and ends the turn itself, with the cause and the fix.
+  it('a provider nothing listens at, or whose host does not resolve -> unreachable, naming the URL, the cause and the fix; nothing left running', { timeout: 180_000 }, async () => {
+    const port = await closedPort();
+    const refused = await startRig([]);
+    const nowhere = await makeCodexHome('http://parley-nowhere.invalid/v1');
+    try {
+      const [byOverride, byConfig] = await Promise.all([
+        failure(call(refused, { prompt: 'x', timeoutMs: 120_000, config: { 'model_providers.fake.base_url': JSON.stringify(`http://127.0.0.1:${port}/v1`) } })),
+        failure(runCodex({ codexPath: CODEX_BIN, env: nowhere.env, cwd: nowhere.workDir, prompt: 'x', timeoutMs: 120_000 })),
+      ]);
+      expect(byOverride.kind).toBe('unreachable');
+      expect(byOverride.message).toMatch(new RegExp(`^codex cannot reach its model provider fake \\(http://127\\.0\\.0\\.1:${port}/v1: connection refused\\); Codex said: Reconnecting\\.\\.\\. waiting for network`));
+      expect(byOverride.message).toContain(`start the server at http://127.0.0.1:${port}/v1, or correct base_url of [model_providers.fake] in ${refused.codexHome}/config.toml; \`parley doctor\` checks it`);
+      expect(byConfig.kind).toBe('unreachable');
+      expect(byConfig.message).toContain('(http://parley-nowhere.invalid/v1: host name not found)');
+      expect(refused.server.requests).toHaveLength(0);
+      for (const home of [refused.codexHome, nowhere.codexHome]) await until(() => processesUsing(home).length === 0, 'codex to exit');
+    } finally {
+      await nowhere.cleanup();
+    }
   });
 
   it('resume of an unknown uuid -> unknown-session; a session "id" that is not a uuid never reaches codex', { timeout: 120_000 }, async () => {

@@ -1,3 +1,4 @@
+import { readdirSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { afterEach } from 'vitest';
 import { processesWithEnv } from '../../../wrapper/codex/process-tree.js';
@@ -29,8 +30,25 @@ afterEach(async () => {
   }
 });
 
-/** Pids of live processes whose environment holds this CODEX_HOME: codex and anything it started. */
-export const processesUsing = (codexHome: string): number[] => processesWithEnv('CODEX_HOME', codexHome);
+/**
+ * Pids of live processes whose environment holds this CODEX_HOME (codex and what it started) or whose
+ * command line names it: Codex's sandbox helpers run with an empty environment, and their command
+ * lines name the home Codex hides from them and the folder their launcher lies in.
+ */
+export const processesUsing = (codexHome: string): number[] => [...new Set([...processesWithEnv('CODEX_HOME', codexHome), ...processesNaming(codexHome)])];
+
+function processesNaming(text: string): number[] {
+  return readdirSync('/proc')
+    .filter((entry) => /^\d+$/.test(entry) && Number(entry) !== process.pid)
+    .filter((pid) => {
+      try {
+        return readFileSync(`/proc/${pid}/cmdline`, 'latin1').includes(text);
+      } catch {
+        return false;
+      }
+    })
+    .map(Number);
+}
 
 /** Textual content of every input message of a recorded Responses request. */
 export function inputText(body: { input?: unknown[] }): string {
