@@ -101,6 +101,8 @@ export const Fact = z.object({
   supersededBy: z.string().optional(),
   splitFrom: z.string().optional(),
   refuted: z.boolean().optional(),
+  /** The name the orchestrator cites it by (@name), in the judgment that added it and any later one. */
+  label: z.string().optional(),
   addedIter: z.number().int(),
   changedIter: z.number().int(),
 });

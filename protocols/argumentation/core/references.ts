@@ -81,7 +81,8 @@ export interface Cited {
 
 const EDGE_BEFORE = '(?<![\\p{L}\\p{N}_])';
 const EDGE_AFTER = '(?![\\p{L}\\p{N}_])';
-const FACT_IN_TEXT = new RegExp(`${EDGE_BEFORE}F\\s?0*(\\d+)${EDGE_AFTER}`, 'giu');
+// A fact id is not part of a file or path name: "f600.ndjson", "/tmp/f12/" name files, "F9." ends a sentence.
+const FACT_IN_TEXT = new RegExp(`(?<![\\p{L}\\p{N}_./\\\\])F\\s?0*(\\d+)(?![\\p{L}\\p{N}_/\\\\]|\\.[\\p{L}\\p{N}])`, 'giu');
 const POINT_IN_TEXT = new RegExp(`${EDGE_BEFORE}P\\s?0*(\\d+)\\s?\\.\\s?0*(\\d+)${EDGE_AFTER}`, 'giu');
 
 function cited(text: string | undefined, pattern: RegExp, id: (m: RegExpMatchArray) => string): Cited[] {

@@ -1,4 +1,4 @@
-import type { DeliberationState } from '../../../schemas/argumentation.js';
+import type { DeliberationState, Fact } from '../../../schemas/argumentation.js';
 import { factIdsIn, normaliseChallengeId, normaliseFactId, normaliseId, normalisePointId } from '../core/references.js';
 
 /**
@@ -34,10 +34,12 @@ export class FactCitations {
   }
 
   /** Why a ledger item's label cannot name its fact, or undefined. */
-  badLabel(label: string | undefined): CitationRefusal | undefined {
+  badLabel(label: string | undefined, state: DeliberationState, superseding?: string): CitationRefusal | undefined {
     if (!label) return undefined;
-    if (normaliseFactId(label) ?? normalisePointId(label) ?? normaliseChallengeId(label)) return { rule: 'fact-label', message: `The label "${label}" reads as an id: give a name (e.g. "aof-run"), cited elsewhere in this judgment as @name.` };
+    if (normaliseFactId(label) ?? normalisePointId(label) ?? normaliseChallengeId(label)) return { rule: 'fact-label', message: `The label "${label}" reads as an id: give a name (e.g. "aof-run"), cited elsewhere as @name.` };
     if (this.named.has(label)) return { rule: 'fact-label', message: `The label "${label}" already names a fact of this judgment: give each new fact its own label.` };
+    const holder = labelledFact(state, label);
+    if (holder && holder.id !== normaliseId(superseding ?? '')) return { rule: 'fact-label', message: `The label "${label}" already names ${holder.id}: give the new fact its own label.` };
     return undefined;
   }
 
@@ -64,11 +66,16 @@ export class FactCitations {
     const label = (name: string): string | undefined => {
       const entry = this.named.get(name);
       if (entry && 'refusedItem' in entry) refusal ??= { rule: 'cited-fact-refused', message: `@${name} names the fact of ${entry.refusedItem}, which was refused: send that item again, corrected, with this one.` };
-      return entry && 'id' in entry ? entry.id : undefined;
+      if (entry && 'id' in entry) return entry.id;
+      // A label given in an earlier judgment names its fact as it now stands.
+      return entry ? undefined : labelledFact(state, name)?.id;
     };
     const walk = (value: unknown, key?: string): unknown => {
       if (typeof value === 'string') {
         const bare = key && ID_FIELDS.has(key) ? label(value.replace(/^@/, '')) : undefined;
+        // A field that is a label and nothing else cites a fact: one naming none is refused, not kept as text.
+        const lone = /^@([A-Za-z][\w-]{0,39})$/.exec(value.trim());
+        if (lone && !bare && !label(lone[1]!)) refusal ??= { rule: 'unknown-fact-label', message: `${value.trim()} names no fact${this.knownLabels(state)}: cite the fact by its id, or label it when you add it (ledger item label "name").` };
         return bare ?? value.replace(LABEL_IN_TEXT, (whole, name: string) => label(name) ?? whole);
       }
       if (Array.isArray(value)) return value.map((v) => walk(v, key));
@@ -79,6 +86,11 @@ export class FactCitations {
     return refusal ? { refusal } : { item: resolved };
   }
 
+  private knownLabels(state: DeliberationState): string {
+    const names = [...new Set([...[...this.named.keys()], ...state.ledger.filter((f) => f.label && !f.supersededBy).map((f) => f.label!)])];
+    return names.length ? ` (labels in use: ${names.map((n) => `@${n}`).join(', ')})` : '';
+  }
+
   private shifted(ids: string[], state: DeliberationState): CitationRefusal {
     const added = state.ledger.slice(this.startLength).map((f) => `${f.id} is ${quoted(f.text)}`);
     const now = added.length ? `; this judgment's facts are: ${added.join(', ')}` : '; this judgment added no fact';
@@ -87,4 +99,15 @@ export class FactCitations {
       message: `${ids.join(', ')} would be a fact this judgment adds, but an item before it was refused, so later facts are numbered lower than predicted${now}. Cite them by label (ledger item label "name", cited as @name), or send this item again with the ids above.`,
     };
   }
+}
+
+/** The fact a label names as it now stands: the labelled fact, or the version that replaced it. */
+function labelledFact(state: DeliberationState, name: string): Fact | undefined {
+  let fact = state.ledger.find((f) => f.label === name && !f.supersededBy) ?? state.ledger.find((f) => f.label === name);
+  const seen = new Set<string>();
+  while (fact?.supersededBy && !seen.has(fact.id)) {
+    seen.add(fact.id);
+    fact = state.ledger.find((f) => f.id === fact!.supersededBy) ?? fact;
+  }
+  return fact;
 }

@@ -50,7 +50,7 @@ export const ChallengeJudgment = ChallengeResolveInput.omit({ challengeId: true 
 export type ChallengeJudgment = z.infer<typeof ChallengeJudgment>;
 
 export const JudgeInput = z.object({
-  ledger: z.array(LedgerUpdateInput.extend({ label: z.string().regex(FACT_LABEL).optional().describe('name to cite it by in this judgment: @name') })).optional(),
+  ledger: z.array(LedgerUpdateInput.extend({ label: z.string().regex(FACT_LABEL).optional().describe('name to cite it by, here and later: @name') })).optional(),
   reading: z.array(ReadingCorrection).optional(),
   points: z.array(PointJudgment).optional(),
   challenges: z.array(ChallengeJudgment).optional(),
@@ -103,7 +103,7 @@ export function judge(state: DeliberationState, input: JudgeInput, ctx: MoveCont
 
   input.ledger?.forEach((fact, i) => {
     const item = `ledger[${i}]`;
-    const bad = citations.badLabel(fact.label);
+    const bad = citations.badLabel(fact.label, current, fact.action === 'supersede' ? fact.factId : undefined);
     if (bad) return refuseItem(item, fact.factId, bad, fact.label);
     const before = current.ledger.length;
     if (cite(item, fact.factId, fact, (s, f) => ledgerUpdate(s, f, ctx), fact.label)) {

@@ -13,6 +13,8 @@ const FactBody = {
   tag: ProvenanceTag,
   reference: z.string().optional().describe('verified: path:line + quote, command + output, URL + quote, or measurement + method'),
   justification: z.string().optional().describe('revision: why the position changed'),
+  // Checked and described where a judgment's ledger item takes it (judgment.ts).
+  label: z.string().optional(),
 };
 
 export const LedgerAddInput = z.object(FactBody);
@@ -78,7 +80,7 @@ export function ledgerAdd(state: DeliberationState, input: LedgerAddInput, ctx: 
   const guard = requireNotQuick(state, 'ledger') ?? checkBody(state, input);
   if (guard) return guard;
   const next = draft(state);
-  const fact = appendFact(next, { text: input.text, tag: input.tag, reference: input.reference, justification: input.justification });
+  const fact = appendFact(next, { text: input.text, tag: input.tag, reference: input.reference, justification: input.justification, ...(input.label ? { label: input.label } : {}) });
   return accept(next, [`${fact.id} added (${fact.tag})`], ctx);
 }
 
@@ -92,7 +94,9 @@ export function ledgerSupersede(state: DeliberationState, input: LedgerSupersede
     return refuse(state, 'provenance-integrity', `A \`${input.tag}\` fact cannot supersede ${target.id} (\`${target.tag}\`); allowed: ${MAY_SUPERSEDE[target.tag].join(', ')}.`);
   }
   const next = draft(state);
-  const fact = appendFact(next, { text: input.text, tag: input.tag, reference: input.reference, justification: input.justification, supersedes: target.id });
+  // A new version keeps the name the old one was cited by, unless it is given its own.
+  const label = input.label ?? target.label;
+  const fact = appendFact(next, { text: input.text, tag: input.tag, reference: input.reference, justification: input.justification, supersedes: target.id, ...(label ? { label } : {}) });
   const old = findFact(next, target.id);
   if (old) {
     old.supersededBy = fact.id;

@@ -140,4 +140,30 @@ describe("a judgment's own new facts are cited safely (issue 27, item 10)", () =
       ['points[0]', 'cited-fact-refused'],
     ]);
   });
+
+  it('a label names its fact in later judgments too, as it now stands; a lone label naming no fact is refused (an A/B mind cited @race a judgment later and it stayed as text)', () => {
+    const race = { action: 'add', label: 'race', text: 'The race reproduces: reuse after 7 s idle gets no response with the default server', tag: 'verified', reference: 'race.js on v20.12.2 -> NO RESPONSE; handler ran 1x' };
+    let s = judged(seven(), { ledger: [race], ...points(['P1.1', { verdict: 'SKEPTICAL', flaw: 'AOF alone does not keep the cache across a restart.' }]), ...advance });
+    s = reply(s, 'Re C1: AOF is replayed at start. EVIDENCE: redis.log:3\n\nNew points:\n\n2. INFERENCE: The race explains the 502s.');
+    // Cited the next judgment by the label alone, as the mind did: it is the fact's id.
+    const later = judged(s, points(['P2.2', agreedOn('@race')]));
+    expect(later.buckets.agreed.find((a) => a.pointId === 'P2.2')?.evidence).toBe('F8');
+    // A label nobody gave is refused, not kept as the evidence text.
+    const r = judge(s, points(['P2.2', agreedOn('@raec')]));
+    expect(r.ok && r.refused?.map((x) => [x.item, x.rule])).toEqual([['points[0]', 'unknown-fact-label']]);
+    expect(r.ok && r.refused?.[0]?.message).toContain('(labels in use: @race)');
+    // An npm scope in the text is no label: it stays as written.
+    expect(judged(s, points(['P2.2', agreedOn('@types/pg 8.11 types rows as any: node_modules/@types/pg/index.d.ts:12')])).buckets.agreed.at(-1)?.evidence).toContain('@types/pg');
+    // Replaced, the label names the new version; a second fact cannot take it.
+    const newer = judged(s, { ledger: [{ action: 'supersede', factId: 'F8', text: 'The race reproduces on 20.12.2 and 20.20.2', tag: 'verified', reference: 'race.js on both -> NO RESPONSE' }] });
+    expect(judged(newer, points(['P2.2', agreedOn('@race')])).buckets.agreed.at(-1)?.evidence).toBe('F9');
+    expect(judge(newer, { ledger: [{ ...aof, label: 'race' }] })).toMatchObject({ refused: [{ rule: 'fact-label', message: expect.stringContaining('already names F9') }] });
+  });
+
+  it('a file name is not a fact id: "f600.ndjson" in a reference is a file (an A/B mind had every item citing its test files refused)', () => {
+    const files = { action: 'add', tag: 'verified', text: 'The unchanged reader fails on a 600 MB file with ERR_STRING_TOO_LONG', reference: 'node --max-old-space-size=12288 reader.js /tmp/nd/f600.ndjson -> Error: Cannot create a string longer than 0x1fffffe8 characters (ERR_STRING_TOO_LONG); f450.ndjson -> 450000 rows' };
+    const r = judge(seven(), { ledger: [files], ...points(['P1.1', agreedOn('F8: the 600 MB run, f600.ndjson')]) });
+    expect(r.ok && r.refused).toEqual([]);
+    expect(r.ok && r.state.ledger.at(-1)).toMatchObject({ id: 'F8', tag: 'verified' });
+  });
 });
