@@ -1,6 +1,6 @@
 import type { AnswerKind, ReadAnswer, ReadMention } from './reading.js';
 import { withoutOffers } from './reply-conditions.js';
-import { labelHits } from './reply-labels.js';
+import { LEADING_LABEL, labelHits } from './reply-labels.js';
 import { sentences } from './reply-paragraphs.js';
 
 /** Challenge ids (C1); in quick mode objections go by point id (P1.3). */
@@ -21,9 +21,9 @@ const LEADS = [
 ];
 const AFTER_ID = '\\s*(?:\\([^)]*\\)|\\[[^\\]]*\\])?\\s*(?:[:—–.,)\\]]|\\s-\\s|\\s+-$|$|\\s+(?=(?:is\\s+)?(?:conceded|withdrawn|defended|maintained|stands|partly|partially|fully)\\b))';
 
-/** Removes the Markdown dressing that can sit before an answer's id ("**", "### ", "- ", "> "). */
+/** Removes the Markdown dressing and a leading label that can sit before an answer's id ("**", "### ", "- ", "> ", "EVIDENCE —"). */
 export function undress(line: string): string {
-  return line.replace(/[*_`]/g, '').replace(/^\s*(?:#{1,6}\s+|[-+]\s+|>\s*)*/, '').trim();
+  return line.replace(/[*_`]/g, '').replace(/^\s*(?:#{1,6}\s+|[-+]\s+|>\s*)*/, '').replace(LEADING_LABEL, '').trim();
 }
 
 /** The ids a line opens an answer to ("Re C1:", "[C1]", "C1 (defense):", "I concede C3"), or none. */

@@ -1,4 +1,5 @@
 import { sentences as splitSentences } from '../core/queries.js';
+import { LEADING_LABEL } from './reply-labels.js';
 
 /** What an unnumbered paragraph outside a point does: the reading rules for closings, offers, questions. */
 
@@ -30,7 +31,7 @@ export function sentences(text: string): string[] {
 
 export function isNothingFurther(sentence: string): boolean {
   // "No further points (INFERENCE):" carries a label it does not need.
-  const s = plain(sentence).replace(/^\((.*)\)$/, '$1').replace(/\s*[([]\s*(?:evidence|inference|guess)\s*[)\]]\s*:?/i, '').replace(/[.!:\s]+$/, '');
+  const s = plain(sentence).replace(/^\((.*)\)$/, '$1').replace(/\s*[([]\s*(?:evidence|inference|guess)\s*[)\]]\s*:?/i, '').replace(LEADING_LABEL, '').replace(/[.!:\s]+$/, '');
   if (NOTHING_FURTHER.test(s) && words(s) <= 16) return true;
   // "I agree; no further comments.", "Nothing new from my side — I stand by P3.1 and P3.2 as they are recorded."
   const clauses = s.split(/\s*[;—–]\s*|,\s+(?=(?:i|my|the|nothing|no)\b)/i).filter(Boolean);
