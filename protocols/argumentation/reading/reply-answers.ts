@@ -96,6 +96,8 @@ const NEGATED = [
   /(?:\bwould|'d|\bwill|\bcould|\bmight|\bhappy to|\bready to|\bwilling to|\bif\s+\w+\s+\w+,?\s*i)\s+(?:\w+\s+)?(?:conced\w*|withdraw\w*|retract\w*)/gi,
   /\bno concession\b/gi,
   /\bnot (?:conceded|withdrawn|retracted)\b/gi,
+  // "I drop it as a reason": a reason for the claim given up, not the claim.
+  /\b(?:drop|withdraw|retract|give up)\s+(?:it|that|this|them)\s+as\s+(?:an?\s+)?(?:reason|argument|ground|justification)s?\b/gi,
   // "Not agreed.", "I'm not sure I accept that framing", "I don't think you're right".
   /(?:\bnot|n't|\bnever|\bhardly)\s+(?:[\w']+\s+){0,3}?(?:agree\w*|accept\w*|grant\w*|right|fair)\b/gi,
 ];
@@ -112,6 +114,8 @@ const PARTIAL = [
   new RegExp(`\\b(?:partly|partially|in part|half)\\W+(?:\\w+\\W+){0,3}?(?:conced\\w*|right|agree\\w*|withdr\\w*|accept\\w*|valid|correct|fair|granted)`, 'i'),
   new RegExp(`\\b(?:conced\\w*|concession|withdr\\w*|right|agree\\w*|accept\\w*|granted|fair|true|valid)\\W+(?:\\w+\\W+){0,3}?${QUALIFIED}(?!\\w)`, 'i'),
   /\bpartial concession\b/i,
+  // "I concede the 'gains nothing' part and keep the verdict".
+  /\b(?:conced\w*|withdr\w*|drop\w*|give up)\b[^.;!?\n]{1,80}?\b(?:and|but|while|yet)\s+(?:i\s+)?(?:still\s+)?(?:keep|hold|maintain|stand by)\b/i,
   /\b(?:conced\w*|withdr\w*|accept\w*|grant\w*)\s+(?:a\s+|one\s+|some\s+)?part\b/i,
   /\b(?:some|part) of (?:this|that|it|the (?:challenge|objection|criticism|point)) (?:lands|is (?:fair|right|valid|correct))\b/i,
   /\bbut narrower\b|\bnarrower than\b|\bnarrow(?:ed|s|ing)? (?:it |this |the claim |my claim |p\d+\.\d+ )?(?:to|down)\b|\bp\d+\.\d+ narrowed\b/i,

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { answerKind } from '../../../protocols/argumentation/reading/reply-answers.js';
 import { readReply } from '../../../protocols/argumentation/reading/reply-reader.js';
 
 // Issue 27's measure: replies written by minds that never saw the corpus or the reader (corpus fresh-*.md),
@@ -20,5 +21,21 @@ describe('a label ahead of the answer (fresh mind m2)', () => {
     expect(r.points).toEqual([]);
     expect(r.nothingFurther).toBe(true);
     expect(r.sections.map((s) => s.text).join('\n')).toContain('stands as agreed');
+  });
+});
+
+describe('what an answer gives up (fresh minds m1 and m3)', () => {
+  it('"I concede the X part and keep the verdict" is a partial concession, never a full one', () => {
+    expect(answerKind('Re P1.1: I concede the "gains nothing" part and keep the verdict. The verdict now rests on a different argument.')).toBe('partial-concession');
+    expect(answerKind('Re P1.3: I concede the two parts you name and keep the principle underneath them.')).toBe('partial-concession');
+  });
+
+  it('a reason dropped ("I drop it as a reason") is not the claim given up', () => {
+    const kept =
+      'Re P1.1: I keep the verdict, ESM only for v3. Your objection is fair in one respect: "gains nothing" is too broad as a blanket statement. ' +
+      'The verdict doesn\'t depend on zero gain, though. It depends on who the second build would actually serve, and on that I still hold P1.1.\n' +
+      '   - The dual-package hazard is indeed close to harmless for stateless functions, so I drop it as a reason.';
+    expect(answerKind(kept)).toBe('defense');
+    expect(answerKind('Re P1.1: Fair — I drop P1.1.')).toBe('concession');
   });
 });
