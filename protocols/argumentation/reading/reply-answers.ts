@@ -194,9 +194,13 @@ const STATED = [
   '\\bnarrow(?:ed|s|ing)? (?:(?:it|this|the claim|my claim|P\\d+\\.\\d+) )?(?:down )?to\\s*[:—–]?\\s*',
   '\\bnarrow (?:it|this|that|the claim|my claim)(?: down)?\\s*[:—–]\\s*',
   // "What I still claim (INFERENCE), narrowed:", "What remains of P1.8 (INFERENCE) is only this:"
-  `\\bwhat(?: i(?:'d| would)? (?:still )?(?:keep|maintain|claim|stand by|can (?:still )?(?:support|defend|claim))| (?:still )?(?:remains|stands|holds)(?: true)?|(?:'s|’s| is) (?:still )?left)(?: of [^:\\n]{1,80}?)?(?:\\s*\\([^)\\n]*\\))?(?:,? narrowed)?(?:\\s+is(?: only)?(?: this| narrow(?:er)?| smaller| simpler)?)?${SEPARATOR}`,
+  `\\bwhat(?: i(?:'d| would)? (?:still )?(?:keep|maintain|claim|hold|stand by|can (?:still )?(?:support|defend|claim))| (?:still )?(?:remains|stands|holds)(?: true)?|(?:'s|’s| is) (?:still )?left)(?: (?:of|from) [^:\\n]{1,80}?)?(?:\\s*\\([^)\\n]*\\))?(?:,? narrowed)?(?:\\s+is(?: only)?(?: this| narrow(?:er)?| smaller| simpler)?)?${SEPARATOR}`,
   // "I concede C1 in part; I still claim: ...", as the format asks, or with no colon ("I still claim a kid header is needed").
   "\\bi (?:still|now|only) (?:claim|maintain|hold|stand by)(?: that)?(?:\\s*[:—–]\\s*|\\s+)",
+  // A "**Kept:** ..." bullet.
+  '(?:^|\\n)[ \\t]*(?:[-*+][ \\t]+)?(?:\\*\\*|__)?kept(?:\\*\\*|__)?\\s*[:—–]\\s*(?:\\*\\*|__)?\\s*',
+  // "I still rank D above B, for reasons ...": the verb is part of the claim.
+  '\\b(?=i (?:still|now) (?:rank|prefer|put|place|recommend|favou?r)\\b)',
   // The claim runs on over its continuation lines (a nested list included) up to a blank line or the next top-level item.
 ].map((source) => new RegExp(`${source}([^\\n]*(?:\\n(?![ \\t]*\\n|[-*+]\\s|#)[^\\n]*)*)`, 'i'));
 const REVISION = STATED.slice(0, 2);

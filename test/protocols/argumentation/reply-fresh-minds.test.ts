@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { answerKind } from '../../../protocols/argumentation/reading/reply-answers.js';
+import { answerKind, narrowedClaim } from '../../../protocols/argumentation/reading/reply-answers.js';
 import { readReply } from '../../../protocols/argumentation/reading/reply-reader.js';
 
 // Issue 27's measure: replies written by minds that never saw the corpus or the reader (corpus fresh-*.md),
@@ -37,5 +37,24 @@ describe('what an answer gives up (fresh minds m1 and m3)', () => {
       '   - The dual-package hazard is indeed close to harmless for stateless functions, so I drop it as a reason.';
     expect(answerKind(kept)).toBe('defense');
     expect(answerKind('Re P1.1: Fair — I drop P1.1.')).toBe('concession');
+  });
+});
+
+describe('the claim a partial concession keeps (fresh minds m1, m3)', () => {
+  it('"I still rank D above B, for reasons ...:" keeps the ranking, not its first reason', () => {
+    const text = 'Re C2: I concede part of it. I drop "Do not do B under these constraints". I still rank D above B, for reasons that have nothing to do with installing:\n   - EVIDENCE (F10): the 13.x binary has never been loaded successfully.';
+    expect(narrowedClaim(text)).toMatch(/^I still rank D above B/);
+  });
+
+  it('"What I still hold is that ..." and "What I still hold from P1.6 ...:" state the kept claim', () => {
+    expect(narrowedClaim('Re C1: I concede the part about step d as written. What I still hold is that this check can be enforced mechanically in this sprint.')).toBe(
+      'this check can be enforced mechanically in this sprint.',
+    );
+    expect(narrowedClaim('Re C1: I concede part of it.\n   What I still hold from P1.6 has two parts:\n   - the failure is still accurate for 12.x.')).toMatch(/^- the failure is still accurate for 12\.x\.$/);
+  });
+
+  it('a "**Kept:**" bullet states the kept claim', () => {
+    const text = 'Re P1.3: I concede the two parts you name and keep the principle underneath them.\n   - **Marking (conceded).** A bare 503 passed upward looks retryable.\n   - **Kept:** retry at exactly one layer per failure.';
+    expect(narrowedClaim(text)).toBe('retry at exactly one layer per failure.');
   });
 });
