@@ -29,9 +29,17 @@ export function sentences(text: string): string[] {
   return splitSentences(text.replace(/\s+/g, ' '));
 }
 
+const ONLY_NOTHING_FURTHER = new RegExp(`${NOTHING_FURTHER.source}$`, 'i');
+
+/** "INFERENCE — Nothing further." is the line without its label; "GUESS: Nothing else matters." is a claim. */
+function unlabeled(sentence: string): string {
+  const rest = sentence.replace(LEADING_LABEL, '');
+  return rest !== sentence && ONLY_NOTHING_FURTHER.test(rest) ? rest : sentence;
+}
+
 export function isNothingFurther(sentence: string): boolean {
   // "No further points (INFERENCE):" carries a label it does not need.
-  const s = plain(sentence).replace(/^\((.*)\)$/, '$1').replace(/\s*[([]\s*(?:evidence|inference|guess)\s*[)\]]\s*:?/i, '').replace(LEADING_LABEL, '').replace(/[.!:\s]+$/, '');
+  const s = unlabeled(plain(sentence).replace(/^\((.*)\)$/, '$1').replace(/\s*[([]\s*(?:evidence|inference|guess)\s*[)\]]\s*:?/i, '').replace(/[.!:\s]+$/, ''));
   if (NOTHING_FURTHER.test(s) && words(s) <= 16) return true;
   // "I agree; no further comments.", "Nothing new from my side — I stand by P3.1 and P3.2 as they are recorded."
   const clauses = s.split(/\s*[;—–]\s*|,\s+(?=(?:i|my|the|nothing|no)\b)/i).filter(Boolean);

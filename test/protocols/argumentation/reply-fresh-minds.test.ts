@@ -21,6 +21,9 @@ describe('a label ahead of the answer (fresh mind m2)', () => {
     expect(r.points).toEqual([]);
     expect(r.nothingFurther).toBe(true);
     expect(r.sections.map((s) => s.text).join('\n')).toContain('stands as agreed');
+    // A labeled claim that only opens like it is a point.
+    const claim = readReply('1. INFERENCE: Speed: B wins by a wide margin on every workload.\n2. GUESS: Nothing else matters.');
+    expect([claim.points.map((p) => p.number), claim.nothingFurther]).toEqual([[1, 2], false]);
   });
 });
 
