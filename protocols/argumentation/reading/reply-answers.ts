@@ -197,7 +197,9 @@ const STATED = [
   `\\bwhat(?: i(?:'d| would)? (?:still )?(?:keep|maintain|claim|hold|stand by|can (?:still )?(?:support|defend|claim))| (?:still )?(?:remains|stands|holds)(?: true)?|(?:'s|’s| is) (?:still )?left)(?: (?:of|from) [^:\\n]{1,80}?)?(?:\\s*\\([^)\\n]*\\))?(?:,? narrowed)?(?:\\s+is(?: only)?(?: this| narrow(?:er)?| smaller| simpler)?)?${SEPARATOR}`,
   // "I concede C1 in part; I still claim: ...", as the format asks, or with no colon ("I still claim a kid header is needed").
   "\\bi (?:still|now|only) (?:claim|maintain|hold|stand by)(?: that)?(?:\\s*[:—–]\\s*|\\s+)",
-  // A "**Kept:** ..." bullet.
+  // "the part I keep: ...", "I keep the verdict: ...", a "**Kept:** ..." bullet.
+  `\\bthe part (?:i|we) (?:still )?(?:keep|hold|maintain|stand by)${SEPARATOR}`,
+  `\\bi (?:still )?keep (?:the|my) (?:verdict|claim|point|recommendation|conclusion|position|core)${SEPARATOR}`,
   '(?:^|\\n)[ \\t]*(?:[-*+][ \\t]+)?(?:\\*\\*|__)?kept(?:\\*\\*|__)?\\s*[:—–]\\s*(?:\\*\\*|__)?\\s*',
   // "I still rank D above B, for reasons ...": the verb is part of the claim.
   '\\b(?=i (?:still|now) (?:rank|prefer|put|place|recommend|favou?r)\\b)',

@@ -61,3 +61,36 @@ describe('the claim a partial concession keeps (fresh minds m1, m3)', () => {
     expect(narrowedClaim(text)).toBe('retry at exactly one layer per failure.');
   });
 });
+
+describe('items after an answer that is itself an item of the list (fresh minds m1, m2)', () => {
+  const parts = (text: string, context = quick) => readReply(text, context).points.map((p) => [p.number, p.partOf ?? null]);
+
+  it('go on with the answer, each read as one of its items', () => {
+    const text =
+      '1. EVIDENCE — Re P1.8: I concede it. I reproduced your numbers.\n\n' +
+      '2. INFERENCE — Revised defaults, sized from time: per type `retry_deadline`, `base`, `cap`.\n\n' +
+      '3. INFERENCE — The recommendation itself is unchanged: exponential backoff with full jitter over fixed 30 s. P1.8 moves the sizing knob, not the choice.';
+    expect(parts(text)).toEqual([[2, 'P1.8'], [3, 'P1.8']]);
+    const standard = '1. EVIDENCE — I concede C1. P1.6 describes better-sqlite3 ≤12.x.\n\n2. INFERENCE — One piece of P1.6 carries over as a pinning requirement rather than an objection.';
+    expect(parts(standard, { iteration: 2 })).toEqual([[2, 'C1']]);
+  });
+
+  it('stop at an item marked new, a new version of a point, a conclusion, or one that builds on another point', () => {
+    expect(parts('1. Re P1.8: I concede part of it.\n\n2. INFERENCE, new: for the flaky third-party job types, use a floor.\n\n3. INFERENCE: the fix is small.')).toEqual([[2, null], [3, null]]);
+    expect(parts('1. Re C2: I concede part of it.\n\n2. INFERENCE (new): choosing D now doesn\'t rule out SQLite later.', { iteration: 2 })).toEqual([[2, null]]);
+    expect(parts('1. Re P1.1: I concede the "gains nothing" part and keep the verdict.\n\n2. EVIDENCE: the Node part of the loss is narrower.\n\n3. INFERENCE, final answer: **ship v3 as ESM-only.**')).toEqual([[2, 'P1.1'], [3, null]]);
+    expect(parts('1. Re C2: I concede part of it.\n\n2. INFERENCE, revised P1.13, which replaces the old recommendation: default D.', { iteration: 2 })).toEqual([[2, null]]);
+    // claude-16: the item after "2. Re C2: Conceded. ... I withdraw P1.3." builds on P2.2.
+    expect(parts('2. Re C2: Conceded. I withdraw P1.3.\n\n3. INFERENCE — P2.2 has a cheap fix that doesn\'t need a service mesh.', { iteration: 3 })).toEqual([[3, null]]);
+  });
+
+  it('an item that says what the answer keeps makes it a partial concession, that item its kept claim', () => {
+    const text =
+      '1. EVIDENCE — Re P1.1: I concede that "gains nothing" is wrong. A CJS build still serves two groups.\n\n' +
+      '2. INFERENCE — I keep the verdict: ESM-only for v3. It now rests on those losses being acceptable in a major, not on zero gain.';
+    const [answer] = readReply(text, quick).answers;
+    expect([answer?.kind, answer?.narrowedClaim]).toEqual(['partial-concession', 'ESM-only for v3. It now rests on those losses being acceptable in a major, not on zero gain.']);
+    const part = readReply('1. Re P1.8: I concede part of it.\n\n2. INFERENCE, the part I keep: `max_attempts` stays, but as a hard secondary cap rather than the sizing knob.', quick).answers[0];
+    expect(part?.narrowedClaim).toBe('`max_attempts` stays, but as a hard secondary cap rather than the sizing knob.');
+  });
+});
