@@ -259,8 +259,9 @@ export function narrowedClaim(answer: string): string | undefined {
   return words(bare) >= 3 && !ANAPHOR.test(bare) && !/:$/.test(bare) ? clause : undefined;
 }
 
-// "The direction is still right: batching reduces round trips ...": what follows the colon is the claim kept.
-const KEPT_COLON = /\b(?:still|stands|holds|remains|survives|unaffected|unchanged)\b[^:\n.]*:\s*([^\n]+)/i;
+// "The direction is still right: batching reduces round trips ...": what follows the colon is the claim kept. A "still"
+// that keeps nothing ("a CJS build still buys you two groups:", what is conceded) leads into no kept claim.
+const KEPT_COLON = /\b(?:(?:is|are|remains?) still|still (?:right|true|valid|correct|sound|stands|holds|applies|bites|matters)|stands|holds|remains|survives|unaffected|unchanged)\b[^:\n.]*:\s*([^\n]+)/i;
 
 function keptAfterColon(text: string): string | undefined {
   const claim = KEPT_COLON.exec(text)?.[1]?.split(LABEL_AFTER)[0]?.trim();

@@ -56,6 +56,13 @@ describe('the claim a partial concession keeps (fresh minds m1, m3)', () => {
     expect(narrowedClaim('Re C1: I concede part of it.\n   What I still hold from P1.6 has two parts:\n   - the failure is still accurate for 12.x.')).toMatch(/^- the failure is still accurate for 12\.x\.$/);
   });
 
+  it('a "still" in what is conceded ("a CJS build still buys you two groups:") cuts out no kept claim', () => {
+    const text =
+      'Re P1.1: I concede the "gains nothing" part and keep the verdict. The verdict now rests on a different argument: the losses are real.\n' +
+      '   - INFERENCE: a CJS build still buys you two groups of users:\n     - CJS consumers on Node 20.0–20.18;';
+    expect(narrowedClaim(text)).toBeUndefined();
+  });
+
   it('a "**Kept:**" bullet states the kept claim', () => {
     const text = 'Re P1.3: I concede the two parts you name and keep the principle underneath them.\n   - **Marking (conceded).** A bare 503 passed upward looks retryable.\n   - **Kept:** retry at exactly one layer per failure.';
     expect(narrowedClaim(text)).toBe('retry at exactly one layer per failure.');
