@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { answerKind, narrowedClaim } from '../../../protocols/argumentation/reading/reply-answers.js';
-import { readReply } from '../../../protocols/argumentation/reading/reply-reader.js';
+import { readReply, type ReadContext } from '../../../protocols/argumentation/reading/reply-reader.js';
 
 // Issue 27's measure: replies written by minds that never saw the corpus or the reader (corpus fresh-*.md),
 // each misreading fixed here in the mind's own words.
-const quick = { quick: true, iteration: 2 };
+const quick: ReadContext = { quick: true, iteration: 2 };
 
 describe('a label ahead of the answer (fresh mind m2)', () => {
   it('"N. EVIDENCE — Re P1.8: ..." and "N. INFERENCE — I concede C2." are answers, not points', () => {
@@ -70,7 +70,7 @@ describe('the claim a partial concession keeps (fresh minds m1, m3)', () => {
 });
 
 describe('items after an answer that is itself an item of the list (fresh minds m1, m2)', () => {
-  const parts = (text: string, context = quick) => readReply(text, context).points.map((p) => [p.number, p.partOf ?? null]);
+  const parts = (text: string, context: ReadContext = quick) => readReply(text, context).points.map((p) => [p.number, p.partOf ?? null]);
 
   it('go on with the answer, each read as one of its items', () => {
     const text =
