@@ -1,6 +1,6 @@
 import type { AnswerKind, ReadAnswer, ReadMention } from './reading.js';
 import { withoutOffers } from './reply-conditions.js';
-import { labelHits } from './reply-labels.js';
+import { LEADING_LABEL, labelHits } from './reply-labels.js';
 import { sentences } from './reply-paragraphs.js';
 
 /** Challenge ids (C1); in quick mode objections go by point id (P1.3). */
@@ -21,9 +21,9 @@ const LEADS = [
 ];
 const AFTER_ID = '\\s*(?:\\([^)]*\\)|\\[[^\\]]*\\])?\\s*(?:[:—–.,)\\]]|\\s-\\s|\\s+-$|$|\\s+(?=(?:is\\s+)?(?:conceded|withdrawn|defended|maintained|stands|partly|partially|fully)\\b))';
 
-/** Removes the Markdown dressing that can sit before an answer's id ("**", "### ", "- ", "> "). */
+/** Removes the Markdown dressing and a leading label that can sit before an answer's id ("**", "### ", "- ", "> ", "EVIDENCE —"). */
 export function undress(line: string): string {
-  return line.replace(/[*_`]/g, '').replace(/^\s*(?:#{1,6}\s+|[-+]\s+|>\s*)*/, '').trim();
+  return line.replace(/[*_`]/g, '').replace(/^\s*(?:#{1,6}\s+|[-+]\s+|>\s*)*/, '').replace(LEADING_LABEL, '').trim();
 }
 
 /** The ids a line opens an answer to ("Re C1:", "[C1]", "C1 (defense):", "I concede C3"), or none. */
@@ -96,6 +96,8 @@ const NEGATED = [
   /(?:\bwould|'d|\bwill|\bcould|\bmight|\bhappy to|\bready to|\bwilling to|\bif\s+\w+\s+\w+,?\s*i)\s+(?:\w+\s+)?(?:conced\w*|withdraw\w*|retract\w*)/gi,
   /\bno concession\b/gi,
   /\bnot (?:conceded|withdrawn|retracted)\b/gi,
+  // "I drop it as a reason": a reason for the claim given up, not the claim.
+  /\b(?:drop|withdraw|retract|give up)\s+(?:it|that|this|them)\s+as\s+(?:an?\s+)?(?:reason|argument|ground|justification)s?\b/gi,
   // "Not agreed.", "I'm not sure I accept that framing", "I don't think you're right".
   /(?:\bnot|n't|\bnever|\bhardly)\s+(?:[\w']+\s+){0,3}?(?:agree\w*|accept\w*|grant\w*|right|fair)\b/gi,
 ];
@@ -112,6 +114,8 @@ const PARTIAL = [
   new RegExp(`\\b(?:partly|partially|in part|half)\\W+(?:\\w+\\W+){0,3}?(?:conced\\w*|right|agree\\w*|withdr\\w*|accept\\w*|valid|correct|fair|granted)`, 'i'),
   new RegExp(`\\b(?:conced\\w*|concession|withdr\\w*|right|agree\\w*|accept\\w*|granted|fair|true|valid)\\W+(?:\\w+\\W+){0,3}?${QUALIFIED}(?!\\w)`, 'i'),
   /\bpartial concession\b/i,
+  // "I concede the 'gains nothing' part and keep the verdict".
+  /\b(?:conced\w*|withdr\w*|drop\w*|give up)\b[^.;!?\n]{1,80}?\b(?:and|but|while|yet)\s+(?:i\s+)?(?:still\s+)?(?:keep|hold|maintain|stand by)\b/i,
   /\b(?:conced\w*|withdr\w*|accept\w*|grant\w*)\s+(?:a\s+|one\s+|some\s+)?part\b/i,
   /\b(?:some|part) of (?:this|that|it|the (?:challenge|objection|criticism|point)) (?:lands|is (?:fair|right|valid|correct))\b/i,
   /\bbut narrower\b|\bnarrower than\b|\bnarrow(?:ed|s|ing)? (?:it |this |the claim |my claim |p\d+\.\d+ )?(?:to|down)\b|\bp\d+\.\d+ narrowed\b/i,
@@ -190,9 +194,15 @@ const STATED = [
   '\\bnarrow(?:ed|s|ing)? (?:(?:it|this|the claim|my claim|P\\d+\\.\\d+) )?(?:down )?to\\s*[:—–]?\\s*',
   '\\bnarrow (?:it|this|that|the claim|my claim)(?: down)?\\s*[:—–]\\s*',
   // "What I still claim (INFERENCE), narrowed:", "What remains of P1.8 (INFERENCE) is only this:"
-  `\\bwhat(?: i(?:'d| would)? (?:still )?(?:keep|maintain|claim|stand by|can (?:still )?(?:support|defend|claim))| (?:still )?(?:remains|stands|holds)(?: true)?|(?:'s|’s| is) (?:still )?left)(?: of [^:\\n]{1,80}?)?(?:\\s*\\([^)\\n]*\\))?(?:,? narrowed)?(?:\\s+is(?: only)?(?: this| narrow(?:er)?| smaller| simpler)?)?${SEPARATOR}`,
+  `\\bwhat(?: i(?:'d| would)? (?:still )?(?:keep|maintain|claim|hold|stand by|can (?:still )?(?:support|defend|claim))| (?:still )?(?:remains|stands|holds)(?: true)?|(?:'s|’s| is) (?:still )?left)(?: (?:of|from) [^:\\n]{1,80}?)?(?:\\s*\\([^)\\n]*\\))?(?:,? narrowed)?(?:\\s+is(?: only)?(?: this| narrow(?:er)?| smaller| simpler)?)?${SEPARATOR}`,
   // "I concede C1 in part; I still claim: ...", as the format asks, or with no colon ("I still claim a kid header is needed").
   "\\bi (?:still|now|only) (?:claim|maintain|hold|stand by)(?: that)?(?:\\s*[:—–]\\s*|\\s+)",
+  // "the part I keep: ...", "I keep the verdict: ...", a "**Kept:** ..." bullet.
+  `\\bthe part (?:i|we) (?:still )?(?:keep|hold|maintain|stand by)${SEPARATOR}`,
+  `\\bi (?:still )?keep (?:the|my) (?:verdict|claim|point|recommendation|conclusion|position|core)${SEPARATOR}`,
+  '(?:^|\\n)[ \\t]*(?:[-*+][ \\t]+)?(?:\\*\\*|__)?kept(?:\\*\\*|__)?\\s*[:—–]\\s*(?:\\*\\*|__)?\\s*',
+  // "I still rank D above B, for reasons ...": the verb is part of the claim.
+  '\\b(?=i (?:still|now) (?:rank|prefer|put|place|recommend|favou?r)\\b)',
   // The claim runs on over its continuation lines (a nested list included) up to a blank line or the next top-level item.
 ].map((source) => new RegExp(`${source}([^\\n]*(?:\\n(?![ \\t]*\\n|[-*+]\\s|#)[^\\n]*)*)`, 'i'));
 const REVISION = STATED.slice(0, 2);
@@ -249,8 +259,9 @@ export function narrowedClaim(answer: string): string | undefined {
   return words(bare) >= 3 && !ANAPHOR.test(bare) && !/:$/.test(bare) ? clause : undefined;
 }
 
-// "The direction is still right: batching reduces round trips ...": what follows the colon is the claim kept.
-const KEPT_COLON = /\b(?:still|stands|holds|remains|survives|unaffected|unchanged)\b[^:\n.]*:\s*([^\n]+)/i;
+// "The direction is still right: batching reduces round trips ...": what follows the colon is the claim kept. A "still"
+// that keeps nothing ("a CJS build still buys you two groups:", what is conceded) leads into no kept claim.
+const KEPT_COLON = /\b(?:(?:is|are|remains?) still|still (?:right|true|valid|correct|sound|stands|holds|applies|bites|matters)|stands|holds|remains|survives|unaffected|unchanged)\b[^:\n.]*:\s*([^\n]+)/i;
 
 function keptAfterColon(text: string): string | undefined {
   const claim = KEPT_COLON.exec(text)?.[1]?.split(LABEL_AFTER)[0]?.trim();

@@ -13,6 +13,9 @@ const LABEL_USES: RegExp[] = [
 // Before a "guess:" these make it prose ("my guess: ...", "an educated guess — ...").
 const PROSE_BEFORE = /\b(?:my|a|an|the|no|any|some|this|that|pure|educated|best|wild|your|our|of|without|more|little|strong|direct|hard|weak|is|as|for|real|solid|good)\s*$/i;
 
+// A label an item opens with, ahead of what it does: "EVIDENCE — Re P1.8: ...", "INFERENCE — Nothing further.".
+export const LEADING_LABEL = /^(?:evidence|inference|guess)\s*(?:[—–:.,]|\s-\s)\s*/i;
+
 export interface LabelHit {
   label: ReplyLabel;
   index: number;

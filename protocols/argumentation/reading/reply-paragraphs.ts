@@ -1,4 +1,5 @@
 import { sentences as splitSentences } from '../core/queries.js';
+import { LEADING_LABEL } from './reply-labels.js';
 
 /** What an unnumbered paragraph outside a point does: the reading rules for closings, offers, questions. */
 
@@ -11,7 +12,7 @@ const STANDING =
 const BARE_NONE = /^(?:none|n\/a|nil|nothing)$/i;
 
 const CLOSING =
-  /^(?:overall|bottom line|tl;?\s?dr|net|net[- ]net|in short|in sum(?:mary)?|summary|to sum(?:marize| up)|to summari[sz]e|all in all|on balance|taken together|putting (?:it|this) together|short version|so overall|verdict|conclusion|in conclusion|my recommendation|recommendation|where (?:this|that|i) (?:leaves|land)s?|where i land|net effect|the upshot|all told)\b|^(?:(?:my )?(?:take|pick|call|vote)\s*:|so[,:]\s)/i;
+  /^(?:overall|bottom line|tl;?\s?dr|net|net[- ]net|in short|in sum(?:mary)?|summary|to sum(?:marize| up)|to summari[sz]e|all in all|on balance|taken together|putting (?:it|this) together|short version|so overall|verdict|conclusion|in conclusion|my recommendation|final (?:answer|recommendation|verdict|position)|recommendation|where (?:this|that|i) (?:leaves|land)s?|where i land|net effect|the upshot|all told)\b|^(?:(?:my )?(?:take|pick|call|vote)\s*:|so[,:]\s)/i;
 
 const OFFER =
   /^(?:(?:do you |would you |if you )?want me to|(?:shall|should|can|could) i (?:go ahead and )?(?:sketch|draft|write|add|expand|provide|put together|run|produce|turn|share|outline|walk|prepare|generate|make|build|spell out|dig|look|check|compare|estimate|benchmark|prototype|flesh out|code|implement|open|file|create|set up|list|do|follow up|mock up|pull|include)|would (?:it help|you like)|happy to|glad to|i(?:'d| would)? (?:be happy|be glad) to|i can (?:also )?(?:sketch|draft|write|add|expand|provide|put together|run|produce|do|turn|share|outline|walk)|i could (?:also )?(?:sketch|draft|write|add|expand|outline)|if (?:it helps|it(?:'s| is|'d be) (?:useful|helpful)|useful|helpful|you(?:'d)? (?:want|like))|let me know if|want (?:me|the|a)\b)\b/i;
@@ -28,9 +29,17 @@ export function sentences(text: string): string[] {
   return splitSentences(text.replace(/\s+/g, ' '));
 }
 
+const ONLY_NOTHING_FURTHER = new RegExp(`${NOTHING_FURTHER.source}$`, 'i');
+
+/** "INFERENCE — Nothing further." is the line without its label; "GUESS: Nothing else matters." is a claim. */
+function unlabeled(sentence: string): string {
+  const rest = sentence.replace(LEADING_LABEL, '');
+  return rest !== sentence && ONLY_NOTHING_FURTHER.test(rest) ? rest : sentence;
+}
+
 export function isNothingFurther(sentence: string): boolean {
   // "No further points (INFERENCE):" carries a label it does not need.
-  const s = plain(sentence).replace(/^\((.*)\)$/, '$1').replace(/\s*[([]\s*(?:evidence|inference|guess)\s*[)\]]\s*:?/i, '').replace(/[.!:\s]+$/, '');
+  const s = unlabeled(plain(sentence).replace(/^\((.*)\)$/, '$1').replace(/\s*[([]\s*(?:evidence|inference|guess)\s*[)\]]\s*:?/i, '').replace(/[.!:\s]+$/, ''));
   if (NOTHING_FURTHER.test(s) && words(s) <= 16) return true;
   // "I agree; no further comments.", "Nothing new from my side — I stand by P3.1 and P3.2 as they are recorded."
   const clauses = s.split(/\s*[;—–]\s*|,\s+(?=(?:i|my|the|nothing|no)\b)/i).filter(Boolean);
@@ -68,7 +77,8 @@ export function isLeadIn(text: string): boolean {
 // The end of the answers, as the format asks for it: "New points:" on a line of its own (bold, a heading, or bare).
 const NEW_POINTS = /^(?:(?:new|further|additional|other|standalone|separate)\s+(?:points?|arguments?|claims?|items?)|new)(?:\s*\([^)\n]{0,80}\))?\s*:?$/i;
 // An item that says it stands alone: "3. New: ...", "New point — ...", "(new) ...".
-const NEW_ITEM = /^\W*(?:new(?:,?\s+(?:standalone|separate|independent))?(?:\s+(?:point|argument|claim|item))?\s*[:—–]|[([]new[)\]])/i;
+// A label may come first: "INFERENCE, new: ...", "INFERENCE (new): ...", "EVIDENCE — New point. ...".
+const NEW_ITEM = /^\W*(?:(?:evidence|inference|guess)\b[\s,:.—–-]*)?(?:new(?:,?\s+(?:standalone|separate|independent))?(?:\s+(?:point|argument|claim|item))?\s*[:—–]|new\s+(?:point|argument|claim|item)\.\s|[([]new[)\]])/i;
 
 /** A line that closes every answer above it: what follows answers no challenge or objection. */
 export function isNewPointsMark(line: string): boolean {

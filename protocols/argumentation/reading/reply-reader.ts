@@ -3,6 +3,7 @@ import type { ReadAnswer, ReadPoint, ReadSection, Reading } from './reading.js';
 import { answerKind, answerRefs, idsIn, loneConcessions, mentionsIn, narrowedClaim, sharedKind, undress } from './reply-answers.js';
 import { splitAdditions } from './reply-additions.js';
 import { splitBlocks, type Block } from './reply-blocks.js';
+import { continuesAnswer, statesWhatIsKept } from './reply-items.js';
 import { countLabels, firstLabel } from './reply-labels.js';
 import { supersededIn } from './reply-versions.js';
 import {
@@ -47,6 +48,8 @@ interface Part {
   /** answer: its numbered items, each read as a point of its own, and the answer's words outside them. */
   items?: Item[];
   own?: string[];
+  /** answer: itself an item of the reply's numbered list, so the unmarked items after it may go on with it. */
+  listed?: boolean;
 }
 
 interface Item {
@@ -120,7 +123,7 @@ export function readReply(text: string, context: ReadContext = {}): Reading {
         continue;
       }
       if (refs.length > 0) {
-        open({ type: 'answer', refs, lines: item, own: [...item] });
+        open({ type: 'answer', refs, lines: item, own: [...item], listed: true });
         notPoints.push({ number: block.number ?? 0, as: 'answer', refs });
       } else if (isNewItem(rest) && !questionScope) open({ type: 'point', number: block.number, headed: block.headed, style: block.style, lines: item });
       else if (current?.type === 'questions' && questionScope) {
@@ -132,6 +135,7 @@ export function readReply(text: string, context: ReadContext = {}): Reading {
         current.subNumber = block.number;
         current.subStyle = block.style;
       }
+      else if (current?.type === 'answer' && current.listed && !block.headed && continuesAnswer((current.own ?? []).join('\n'), current.refs ?? [], item.join('\n'), quick)) append(current, block, true);
       else open({ type: 'point', number: block.number, headed: block.headed, style: block.style, lines: [rest, ...block.lines.slice(1)] });
       continue;
     }
@@ -281,7 +285,7 @@ function itemText(lines: string[]): string {
 
 function assemble(text: string, parts: Part[], nothingFurther: boolean, quick: boolean, dropped: string[], notPoints: NumberNotPoint[]): Reading {
   const points: ReadPoint[] = [];
-  const byRef = new Map<string, { texts: string[]; owns: string[]; shared: boolean; heading?: string; items: number }>();
+  const byRef = new Map<string, { texts: string[]; owns: string[]; shared: boolean; heading?: string; items: number; keeping: string[] }>();
   const sections: ReadSection[] = [];
   const questions: string[] = [];
   let headline: string | undefined;
@@ -304,8 +308,9 @@ function assemble(text: string, parts: Part[], nothingFurther: boolean, quick: b
     } else if (part.type === 'answer') {
       const own = (part.own ?? part.lines).join('\n').trim();
       for (const ref of part.refs ?? []) {
-        const seen = byRef.get(ref) ?? { texts: [], owns: [], shared: false, heading: group?.title, items: 0 };
-        byRef.set(ref, { ...seen, texts: [...seen.texts, body], owns: [...seen.owns, own], shared: seen.shared || (part.refs?.length ?? 0) > 1, items: seen.items + (part.items?.length ?? 0) });
+        const seen = byRef.get(ref) ?? { texts: [], owns: [], shared: false, heading: group?.title, items: 0, keeping: [] };
+        const keeping = (part.items ?? []).map((item) => item.lines.join('\n').trim()).filter(statesWhatIsKept);
+        byRef.set(ref, { ...seen, texts: [...seen.texts, body], owns: [...seen.owns, own], shared: seen.shared || (part.refs?.length ?? 0) > 1, items: seen.items + (part.items?.length ?? 0), keeping: [...seen.keeping, ...keeping] });
       }
       // The items belong to the first id the answer names (an answer to "C1 and C2" is filed under C1).
       const of = part.refs?.[0];
@@ -325,16 +330,18 @@ function assemble(text: string, parts: Part[], nothingFurther: boolean, quick: b
   }
   closeGroup();
   const answers: ReadAnswer[] = [];
-  for (const [ref, { texts, owns, shared, heading, items }] of byRef) {
+  for (const [ref, { texts, owns, shared, heading, items, keeping }] of byRef) {
     const body = texts.join('\n\n');
     const own = owns.join('\n\n');
     // The answer's own words say how it answers; its items only when it has hardly any words of its own.
     const said = words(undress(own).replace(/^.*?\b(?:re|on|to)?\s*[CP]\d+(?:\.\d+)?\W*/i, '')) >= 3 ? own : body;
-    const kind = shared ? sharedKind(ref, said, quick) : answerKind(said);
+    const read = shared ? sharedKind(ref, said, quick) : answerKind(said);
+    // An item that says what the answer keeps ("2. INFERENCE — I keep the verdict: ...") makes it a partial concession.
+    const kind = keeping.length > 0 && (read === 'concession' || read === 'unclear') ? 'partial-concession' : read;
     const label = firstLabel(own) ?? firstLabel(body);
     // New content in an answer that gives something up is no part of what it keeps (a defense may elaborate as it likes).
     const { kept, added } = kind === 'defense' ? { kept: said, added: [] } : splitAdditions(said);
-    const narrowed = kind === 'partial-concession' || kind === 'unclear' ? narrowedClaim(kept) : undefined;
+    const narrowed = kind === 'partial-concession' || kind === 'unclear' ? (narrowedClaim(kept) ?? keptInItems(keeping)) : undefined;
     answers.push({
       ref,
       kind,
@@ -363,6 +370,8 @@ function assemble(text: string, parts: Part[], nothingFurther: boolean, quick: b
 }
 
 const words = (text: string): number => text.split(/\s+/).filter(Boolean).length;
+
+const keptInItems = (items: string[]): string | undefined => items.map((item) => narrowedClaim(item)).find(Boolean);
 
 function readPoint(number: number, text: string, heading?: string): ReadPoint {
   const label = firstLabel(text);
