@@ -134,7 +134,7 @@ function changeLines(changes: Change[]): string[] {
     const ids = c.after && c.after.point.id !== c.before.id ? `${c.before.id} → ${c.after.point.id}` : c.before.id;
     const why = c.objection ? ` after the objection ${mdText(`"${c.objection.flaw}"`, 240)}${c.objection.evidence ? ` (evidence: ${mdText(c.objection.evidence, 240)})` : ''}` : '';
     const now = c.after ? `; now: ${mdText(c.after.text, 240)}` : '';
-    return `- ${mdText(ids)}: ${CHANGE_VERB[c.kind]}${why}${now}`;
+    return `- **${mdText(ids)}:** ${CHANGE_VERB[c.kind]}${why}${now}`;
   });
 }
 

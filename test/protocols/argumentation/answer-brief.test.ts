@@ -102,7 +102,7 @@ describe('a reversal on evidence, told as it happened', () => {
       expect.stringMatching(/^Codex first said "So long reminders must be chained timers: use option A with a 24-day re-arm\."; it changed this after the orchestrator objected "Chained timers are not needed because .*", on the evidence of `node -e .*100\.4ms; the polled table .*, and now says "Use option B, the polled table, with an index on due_at\." \(agreed\)\.$/),
     ]);
     expect(said(brief)).not.toMatch(RECORD_TERMS);
-    expect(deliberationMarkdown(s)).toMatch(/## WHAT CHANGED \(1\)\n\n- P1\.2 → P2\.3: replaced by Codex after the objection/);
+    expect(deliberationMarkdown(s)).toMatch(/## WHAT CHANGED \(1\)\n\n- \*\*P1\.2 → P2\.3:\*\* replaced by Codex after the objection/);
   });
 });
 

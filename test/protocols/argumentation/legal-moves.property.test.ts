@@ -9,7 +9,7 @@ import { normaliseId } from '../../../protocols/argumentation/core/references.js
 
 /** Issue 11, item 11: whatever the engine says is legal succeeds for some arguments. */
 describe('every move the engine suggests is legal', () => {
-  it('holds for the next moves of every state, and for every tool or action a refusal lists', () => {
+  it('holds for the next moves of every state, and for every tool or action a refusal lists', { timeout: 180_000 }, () => {
     const checked = { tools: new Set<string>(), actions: new Set<string>(), refusals: 0, prechecks: new Set<string>(), none: new Set<string>() };
     const fail = (s: DeliberationState, what: string, why: string) => {
       throw new Error(`${what} is suggested but no arguments make it legal\nstate: ${JSON.stringify({ mode: s.mode, n: s.n, phase: s.phase, status: s.status, replyRecorded: s.replyRecorded, points: s.points.map((p) => `${p.id}:${p.status}`), challenges: s.challenges.map((c) => `${c.id}:${c.type}:${c.status}`) })}\n${why}`);

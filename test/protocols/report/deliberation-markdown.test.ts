@@ -51,6 +51,7 @@ describe('the full report (one renderer, escaped)', () => {
     expect(headings(md)).toEqual([
       '# Deliberation report',
       '## RECOMMENDATION',
+      '## WHAT CHANGED (2)',
       '## AGREED (3)',
       '## DISMISSED (1)',
       '## UNRESOLVED (1)',
@@ -118,7 +119,7 @@ describe('the full report (one renderer, escaped)', () => {
     const html = await reportHtml({ kind: 'argumentation', label: 'x', state, audit });
     const at = (text: string) => html.indexOf(text);
     expect(at('<h2>Recommendation</h2>')).toBeGreaterThan(at('</header>'));
-    expect(at('<h2>Recommendation</h2>')).toBeLessThan(at('<div class="cards">'));
+    expect(at('<h2>Recommendation</h2>')).toBeLessThan(at('<div class="cards"'));
     expect(html).toContain('<p>Use Memcached for the cache.</p>');
     expect(html).toContain('Revisit if warm restarts start to matter.');
     expect(html).toContain('persistence matters only for warm restarts after deploys. <span class="muted">(narrowed from: Redis supports persistence');
