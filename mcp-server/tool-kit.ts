@@ -2,7 +2,7 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult, ServerNotification, ServerRequest } from '@modelcontextprotocol/sdk/types.js';
 import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import { z } from 'zod';
-import { UserFacingError } from '../schemas/user-facing-error.js';
+import { sentence, UserFacingError } from '../schemas/user-facing-error.js';
 import { redact, redactJson } from '../schemas/secrets.js';
 
 export type ToolExtra = RequestHandlerExtra<ServerRequest, ServerNotification>;
@@ -50,7 +50,7 @@ export function defineTool<I extends z.ZodRawShape, O extends z.ZodRawShape>(def
 export function refusalText(error: ToolRefusal): string {
   const next = error.legalMoves.length > 0 ? ` Legal next moves: ${error.legalMoves.join(', ')}.` : '';
   const rule = error.rule ? `[${error.rule}] ` : '';
-  return `${rule}${error.message}${next}`;
+  return `${rule}${next ? sentence(error.message) : error.message}${next}`;
 }
 
 export function registerDefinedTool<I extends z.ZodRawShape, O extends z.ZodRawShape>(server: McpServer, def: ToolDefinition<I, O>): void {

@@ -70,7 +70,7 @@ describe('parley help and unknown commands', () => {
       expect(ran.code).toBe(1);
       // The help command is named as this parley was started (here from its sources), so it runs where it is printed.
       const invoked = ['node', ...PARLEY_ARGS].join(' ');
-      expect(ran.stderr).toBe(`parley: unknown command 'frobnicate'. Commands: serve, tools, dialogic, debate, report, sweep, demo, doctor, help (${invoked} --help says what each does)\n`);
+      expect(ran.stderr).toBe(`parley: unknown command 'frobnicate'. Commands: serve, tools, dialogic, debate, report, sweep, demo, doctor, decisions, help (${invoked} --help says what each does)\n`);
       expect(ran.stdout).toBe('');
     }
   });

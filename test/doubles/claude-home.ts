@@ -35,6 +35,8 @@ export async function createClaudeHome(baseUrl: string, settings: Record<string,
     DISABLE_TELEMETRY: '1',
     DISABLE_ERROR_REPORTING: '1',
     CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
+    // On a loaded machine parley's server can take longer to connect than Claude Code waits by default.
+    MCP_TIMEOUT: '60000',
   };
   return { home, configDir, cwd, env, remove: () => rm(home, { recursive: true, force: true }) };
 }

@@ -130,7 +130,7 @@ describe('the commands in claude -p (scripted model)', () => {
     expect(sent).toContain('<command-name>/parley:doctor</command-name>');
     expect(sent).toMatch(/^ok +node +Node\.js \d+/m);
     // ${CLAUDE_PLUGIN_DATA} and ${CLAUDE_PLUGIN_ROOT} were expanded into doctor's arguments.
-    expect(sent).toContain(`ok    state         ${path.join(home.configDir, 'plugins/data/parley-inline')} writable`);
+    expect(sent).toMatch(new RegExp(`^ok +state +${escapeRegExp(path.join(home.configDir, 'plugins/data/parley-inline'))} writable`, 'm'));
     expect(sent).toMatch(new RegExp(`^ok +plugin +loaded from ${repoRoot} \\(not installed from a marketplace\\)$`, 'm'));
     // No codex login in this home: doctor fails it (exit 1), and the command still shows the report.
     expect(sent).toMatch(/^fail +codex login +not logged in/m);
@@ -178,3 +178,7 @@ describe('the commands in claude -p (scripted model)', () => {
     expect(result.result).toBe(`Deliberations seen: ${seeded}`);
   });
 });
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}

@@ -18,7 +18,7 @@ describe('a Codex that cannot reach its model provider (stdio, real codex)', () 
     const result = await r.call('delib_start', { question: 'How should clients retry?' }, { onprogress: (p) => progress.push(p), resetTimeoutOnProgress: true });
     const text = (result.content as { text?: string }[]).map((c) => c.text ?? '').join('\n');
     expect(result.isError, text).toBe(true);
-    expect(text).toMatch(/^\[consult-failed\] deliberation d-\S+ started, but the consult failed: /);
+    expect(text).toMatch(/^\[consult-failed\] deliberation d-\S+ is kept with no reply yet: the consult failed: /);
     expect(text).toContain(`the consult failed: codex cannot reach its model provider fake (${url}: connection refused); Codex said: Reconnecting... waiting for network`);
     expect(text).toContain(`start the server at ${url}, or correct base_url of [model_providers.fake] in ${r.codex.codexHome}/config.toml; \`parley doctor\` checks it`);
     expect(text).toContain('The state is unchanged; fix the cause and call delib_consult again');
