@@ -3,12 +3,13 @@
  * real SDK client, reachable through the unix socket <dir>/mcp.sock (mcp-call.ts), so quick-mode
  * deliberations, which live in the server's memory, outlive each call.
  *
- *   node --import tsx scripts/real-minds/mcp-session.ts --dir <folder> [--env <env.json>] [--server <cli.js>]
+ *   node --import tsx scripts/real-minds/mcp-session.ts --dir <folder> [--env <env.json>] [--server <cli.js>] [--cwd <repo>]
  *
  * The server gets this process's environment plus env.json (default: <dir>/env.json if present, as
  * relay-responses.ts writes it). Every call is appended to <dir>/calls.jsonl (its cost) and to
  * <dir>/transcript.jsonl (its arguments and what the model was shown); the server's stderr goes to
- * <dir>/server.stderr.log. --server runs another build than this repository's dist.
+ * <dir>/server.stderr.log. --server runs another build than this repository's dist; --cwd runs the
+ * server in a repository of the trial's own (its decision records, its Codex working folder), default <dir>.
  */
 import { appendFileSync, existsSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type Socket } from 'node:net';
@@ -21,14 +22,16 @@ import { cliArgs, fail, repoRoot, say, socketPath, type CallRecord, type Session
 
 const CALL_TIMEOUT_MS = 15 * 60_000;
 
-const { dir, values } = cliArgs({ env: { type: 'string' }, server: { type: 'string' } });
+const { dir, values } = cliArgs({ env: { type: 'string' }, server: { type: 'string' }, cwd: { type: 'string' } });
 const entry = resolve(values.server ?? join(repoRoot, 'dist/cli/main.js'));
 if (!existsSync(entry)) fail(`${entry} is missing: run \`npm run build\` first`);
 const envFile = values.env ?? (existsSync(join(dir, 'env.json')) ? join(dir, 'env.json') : undefined);
 const extraEnv = envFile ? (JSON.parse(readFileSync(envFile, 'utf8')) as Record<string, string>) : {};
+const cwd = resolve(values.cwd ?? dir);
+if (!existsSync(cwd)) fail(`--cwd ${cwd} does not exist`);
 const env = { ...(process.env as Record<string, string>), ...extraEnv };
 
-const transport = new StdioClientTransport({ command: process.execPath, args: [entry], env, cwd: dir, stderr: 'pipe' });
+const transport = new StdioClientTransport({ command: process.execPath, args: [entry], env, cwd, stderr: 'pipe' });
 transport.stderr?.on('data', (chunk: Buffer) => appendFileSync(join(dir, 'server.stderr.log'), chunk));
 const client = new Client({ name: 'real-minds', version: '0' });
 await client.connect(transport).catch((error: Error) => fail(`the parley server did not start (${error.message}); see ${join(dir, 'server.stderr.log')}`));

@@ -49,12 +49,15 @@ describe('the real-minds rig, one whole deliberation', { timeout: 240_000 }, () 
     expect(result.consult.status).toBe('done');
     expect(result.consult.reply.points.map((p: { id: string }) => p.id)).toEqual(['P1.1']);
 
-    const judged = await call('delib_judge', {
+    // A long judgment goes through --args-file: an apostrophe in it would end a shell's '...' argument.
+    const argsFile = join(dir, 'judge-args.json');
+    writeFileSync(argsFile, JSON.stringify({
       deliberationId: result.deliberationId,
-      points: [{ id: 'P1.1', verdict: 'AGREE', claimType: 'empirical', evidenceType: 'execution', evidence: 'same TypeError on Node 20' }],
+      points: [{ id: 'P1.1', verdict: 'AGREE', claimType: 'empirical', evidenceType: 'execution', evidence: "same TypeError on Node 20's JSON.stringify" }],
       phase: { advance: true },
       synthesis: { recommendation: 'Keep ids as strings on the wire.', confidence: 'high', caveats: ['none'] },
-    });
+    }));
+    const judged = await execa('node', ['--import', 'tsx', 'scripts/real-minds/mcp-call.ts', '--dir', dir, 'delib_judge', '--args-file', argsFile], { cwd: repoRoot, reject: false });
     expect(judged.exitCode, judged.stderr).toBe(0);
     expect(JSON.parse(judged.stdout)).toMatchObject({ at: expect.stringContaining('terminated'), next: [] });
 
@@ -63,6 +66,7 @@ describe('the real-minds rig, one whole deliberation', { timeout: 240_000 }, () 
     expect(transcript.map((r) => [r.i, r.tool])).toEqual([[1, 'delib_start'], [2, 'delib_judge']]);
     expect(transcript[0].args.question).toBe('Keep 64-bit ids as strings, or BigInt?');
     expect(transcript[1].text).toBe(judged.stdout);
+    expect(transcript[1].args.points[0].evidence).toBe("same TypeError on Node 20's JSON.stringify");
 
     const summary = await execa('node', ['--import', 'tsx', 'scripts/real-minds/summary.ts', '--dir', dir], { cwd: repoRoot });
     expect(summary.stdout).toContain('tool calls:          2 (0 errors)');
