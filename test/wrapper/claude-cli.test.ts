@@ -48,7 +48,8 @@ async function caught(promise: Promise<unknown>): Promise<BackendError> {
   throw new Error('expected a BackendError');
 }
 
-describe('Claude Code backend with the real claude 2.1.197 and a scripted Messages API', () => {
+// Each test runs the real claude one to three times, ~10 s each on a loaded 2-core machine: a guard, not a measured time.
+describe('Claude Code backend with the real claude 2.1.197 and a scripted Messages API', { timeout: 120_000 }, () => {
   it('answers a prompt sent on stdin, with the system prompt, no tools, usage and a session', async () => {
     const { server, backend } = await setUp((req) => ({ text: `echo: ${req.lastUserText}`, usage: { input: 321, output: 17 } }));
     const reply = await backend.send({ system: 'You are the arbiter.', history: [] }, 'Is A attacked by B?');
