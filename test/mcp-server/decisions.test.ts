@@ -103,7 +103,7 @@ describe('decision records through MCP', () => {
     expect(ended.at).toBe('n=1 terminated');
 
     const recorded = await harness!.ok('delib_synthesize', { deliberationId: id, decisionRecord: { supersedes: ['0007'] } });
-    expect(recorded.decisionRecord).toEqual({ file: 'docs/adr/0012-should-user-sessions-stay-in-redis-or-move-to-signed-cookies.md', number: '0012', superseded: ['0007'] });
+    expect(recorded.decisionRecord).toEqual({ file: 'docs/adr/0012-move-sessions-to-signed-encrypted-cookies.md', number: '0012', superseded: ['0007'] });
     expect(recorded.effects).toEqual([`decision record ${recorded.decisionRecord.file} written`, 'ADR-0007 marked superseded by ADR-0012']);
     // The closing judgment returned the brief: asked only for the record, delib_synthesize does not repeat it.
     expect(ended.brief.decision).toMatch(/^Move sessions to signed, encrypted cookies/);
@@ -113,7 +113,7 @@ describe('decision records through MCP', () => {
     const oldText = await readFile(join(dir, '0007-keep-user-sessions-in-redis.md'), 'utf8');
     expect(parseDecisionRecord('0012-x.md', newText)).toMatchObject({ supersedes: ['0007'], status: 'accepted', deliberation: id });
     expect(newText).toContain('Supersedes [ADR-0007: Keep user sessions in Redis](0007-keep-user-sessions-in-redis.md).');
-    expect(oldText).toContain('* Status: superseded by [ADR-0012](0012-should-user-sessions-stay-in-redis-or-move-to-signed-cookies.md)');
+    expect(oldText).toContain('* Status: superseded by [ADR-0012](0012-move-sessions-to-signed-encrypted-cookies.md)');
     expect(parseDecisionRecord('0007-keep-user-sessions-in-redis.md', oldText)?.supersededBy).toBe('0012');
 
     // Asked again, it writes nothing: the record is the team's now.
@@ -126,7 +126,7 @@ describe('decision records through MCP', () => {
     const [search] = (await harness!.client.readResource({ uri: `parley://decisions/search?q=${encodeURIComponent('Where should user sessions live?')}` })).contents;
     expect((search as { text: string }).text).toBe(
       '0007  Keep user sessions in Redis  (2021-08-12, superseded by 0012)\n' +
-        `0012  Should user sessions stay in Redis, or move to signed cookies now that logins go through OpenID Connect?  (${new Date().toISOString().slice(0, 10)}, accepted, supersedes 0007)\n`,
+        `0012  Move sessions to signed, encrypted cookies  (${new Date().toISOString().slice(0, 10)}, accepted, supersedes 0007)\n`,
     );
   });
 

@@ -1,28 +1,26 @@
 import type { DeliberationState } from '../../../schemas/argumentation.js';
-import { mdBlocks, mdInline } from '../../markdown-blocks.js';
+import { mdBlocks } from '../../markdown-blocks.js';
 import { mdText } from '../../markdown.js';
 import { activeFacts } from '../core/queries.js';
 import { bucketClaims, isInconclusive } from './claim-record.js';
+import { plainLines } from './plain-lines.js';
+import { plainWords } from './plain-words.js';
 import { confidenceText } from './report-markdown.js';
 
 /**
  * The deliberation as an architecture decision record (MADR 4: https://adr.github.io/madr/), for
- * users who keep ADRs in their repository. Rendered from the same record as the report, and no more
- * than it holds: the context is the question and the user's constraints; the options are the
- * recommendation and the alternatives the deliberation weighed and set aside or left open (its
- * dismissed and unresolved claims); the decision is the recommendation; the consequences are the
- * agreed claims, the caveats, the unresolved cruxes and the open questions. Strings are inert
- * Markdown, as in the report.
+ * users who keep ADRs in their repository, in the words the team reads (the same plain lines as the
+ * answer brief, all of them: no ids, labels, scratch paths or claims cut mid-sentence); the ids and
+ * evidence stay in the report it names. The title is the decision; the context is the question and
+ * the user's constraints; the options are the recommendation and the claims the deliberation ruled
+ * out; the consequences are the agreed claims with who checked them, the caveats, what
+ * stays open and the questions for the team; what changed during the deliberation comes last. Strings
+ * are inert Markdown, as in the report.
  */
 
 const full = (value: unknown) => mdText(value, Infinity);
-const CLAIM_CHARS = 300;
-
-/** The title: the question's first line, short. */
-function title(question: string): string {
-  const first = question.trim().split('\n')[0] ?? '';
-  return mdText(first, 120);
-}
+/** A title is a few words; a decision's first sentence longer than this is cut at its last clause that fits. */
+const TITLE_CHARS = 100;
 
 /** The recommendation's first sentence (or line) names the chosen option. */
 function chosenText(text: string): string {
@@ -30,26 +28,30 @@ function chosenText(text: string): string {
   return /^(.+?[.!?])(?:\s|$)/.exec(first)?.[1] ?? first;
 }
 
-const chosen = (text: string) => mdText(chosenText(text), 200).replace(/"/g, '\\"');
+/** The record's title: the decision, in its first clause when its first sentence is long; never the question. */
+export function decisionTitle(state: DeliberationState, text: string): string {
+  const sentence = plainWords(state, chosenText(text)).replace(/[.!]$/, '');
+  if (sentence.length <= TITLE_CHARS) return sentence;
+  const head = sentence.slice(0, TITLE_CHARS);
+  const clause = Math.max(head.lastIndexOf(': '), head.lastIndexOf('; '), head.lastIndexOf(', '), head.lastIndexOf(' — '));
+  return head.slice(0, clause > TITLE_CHARS / 3 ? clause : head.lastIndexOf(' ')).trim();
+}
 
 export function decisionRecordMarkdown(state: DeliberationState): string {
   const r = state.recommendation;
   if (!r || !state.report) throw new Error(`deliberation ${state.id} is not synthesized yet: its decision record exists once it has a recommendation`);
-  const claims = bucketClaims(state);
+  const agreed = bucketClaims(state).agreed.length;
+  const lines = plainLines(state);
   const drivers = activeFacts(state).filter((f) => f.tag === 'user');
-  const consulted = ['the consultee (Codex)', ...(state.arbitration ? [`an arbiter${state.arbitration.reviewer ? ` (${state.arbitration.reviewer})` : ''}`] : [])];
-  const options = [
-    `* ${chosen(r.text)} (chosen)`,
-    ...claims.dismissed.map((e) => `* ${mdText(e.point.id)} ${mdInline(e.text, CLAIM_CHARS)} (set aside, ${e.item.tag}: ${full(e.item.reason)})`),
-    ...claims.unresolved.map((e) => `* ${mdText(e.point.id)} ${mdInline(e.text, CLAIM_CHARS)} (left open, ${e.item.status})`),
-  ];
+  const consulted = ['Codex (the consultee)', ...(state.arbitration ? [`a fresh reviewer${state.arbitration.reviewer ? ` (${state.arbitration.reviewer})` : ''}`] : [])];
+  const decision = decisionTitle(state, r.text);
+  const options = [`* ${full(decision)} (chosen)`, ...lines.ruledOut.map((l) => `* ${full(l)}`)];
   const consequences = [
-    ...claims.agreed.map((e) => `* Good, because ${mdText(e.point.id)} ${mdInline(e.text, CLAIM_CHARS)}`),
-    ...r.caveats.filter((c) => c.trim()).map((c) => `* Bad, because ${full(c)}`),
-    ...claims.unresolved.map((e) => `* Neutral, because ${mdText(e.point.id)} is unresolved: ${full(e.item.crux)}${e.item.measurement ? `; settle it by measuring ${full(e.item.measurement)}${e.item.threshold ? ` against ${full(e.item.threshold)}` : ''}` : ''}`),
-    ...state.surfacedQuestions.map((q) => `* Neutral, because the question ${mdText(q.id)} is open: ${full(q.text)}`),
+    ...lines.turnsOn.map((l) => `* Good, because ${full(l)}`),
+    ...lines.caveats.map((l) => `* Bad, because ${full(l)}`),
+    ...lines.open.map((l) => `* Neutral, because it stays open: ${full(l)}`),
+    ...lines.askUser.map((q) => `* Neutral, because the team has still to answer: ${full(q)}`),
   ];
-  const flagged = state.arbitration?.items.filter((i) => i.flagged) ?? [];
   return [
     '---',
     `status: ${isInconclusive(state) ? 'proposed' : 'accepted'}`,
@@ -57,7 +59,7 @@ export function decisionRecordMarkdown(state: DeliberationState): string {
     `consulted: ${JSON.stringify(consulted.join(', '))}`,
     '---',
     '',
-    `# ${title(state.question)}`,
+    `# ${full(decision)}`,
     '',
     '## Context and Problem Statement',
     '',
@@ -71,16 +73,15 @@ export function decisionRecordMarkdown(state: DeliberationState): string {
     '',
     '## Decision Outcome',
     '',
-    `Chosen option: "${chosen(r.text)}", because it is the recommendation the deliberation reached, with ${confidenceText(r)} confidence${claims.agreed.length ? ` on ${claims.agreed.length} agreed claim${claims.agreed.length === 1 ? '' : 's'}` : ''}.`,
-    // The whole recommendation, when it says more than the option's name.
-    ...(r.text.trim() === chosenText(r.text) ? [] : ['', mdBlocks(r.text)]),
+    `Chosen option: "${full(decision).replace(/"/g, '\\"')}", because it is the recommendation the deliberation reached, with ${confidenceText(r)} confidence${agreed ? ` on ${agreed} agreed claim${agreed === 1 ? '' : 's'}` : ''}.`,
+    // The whole recommendation, when it says more than the title.
+    ...(plainWords(state, r.text.trim()).replace(/[.!]$/, '') === decision ? [] : ['', mdBlocks(r.text)]),
     ...(consequences.length ? ['', '### Consequences', '', ...consequences] : []),
-    ...(state.arbitration
-      ? ['', '### Confirmation', '', `A fresh reviewer checked every placed claim and flagged ${flagged.length} of ${state.arbitration.items.length}${flagged.length ? `: ${flagged.map((i) => `${mdText(i.ref)} (${i.note ? full(i.note) : 'no reason given'})`).join('; ')}` : ''}.`]
-      : []),
+    ...(lines.reviewer ? ['', '### Confirmation', '', ...lines.reviewer.map((l) => `* ${full(l)}`)] : []),
     '',
     '## More Information',
     '',
+    ...(lines.changed.length ? ['What changed during the deliberation:', '', ...lines.changed.map((l) => `* ${full(l)}`), ''] : []),
     `Deliberation ${mdText(state.id)} (${state.mode} mode, ${state.n} iteration${state.n === 1 ? '' : 's'}${state.termination ? `, ended by ${state.termination.reason}` : ''}). The full report, with the evidence for each claim and the ledger it cites: \`parley report\` on its state file, or the resource parley://deliberations/${mdText(state.id)}/report.md.`,
     '',
   ].join('\n');

@@ -14,11 +14,13 @@ const ID = String.raw`(?:P\d+\.\d+|[FC]\d+)`;
 const RANGE = String.raw`${ID}(?:\s*[–-]\s*${ID})?`;
 // "(P1.2)", "(see F9, F10)", "(F9-F11; node:22-alpine has libstdc++, F11)" keeps only its words.
 const CITATION = new RegExp(String.raw`\s*\((?:(?:see|per|cf\.?|from|as in|by|in)\s+)?${RANGE}(?:\s*(?:,|;|and|&)\s*${RANGE})*\)`, 'g');
-const RANGE_ONLY = new RegExp(String.raw`\b(${ID})\s*[–-]\s*(${ID})\b`, 'g');
+const RANGE_ONLY = new RegExp(String.raw`\b(${ID})\s*[–/-]\s*(${ID})\b`, 'g');
 const ANY_ID = new RegExp(String.raw`\b${ID}\b(?![.\d]*\d)`, 'g');
-const LABEL_START = /^\s*(?:\*\*)?(?:EVIDENCE|INFERENCE|GUESS)(?:\*\*)?(?:\s*[:.—–-]\s*|,\s*(?=(?:per|from|based|reading)\b))/i;
+// "EVIDENCE:", "INFERENCE —", "EVIDENCE + INFERENCE —", "INFERENCE (from F16) —" (its citation is gone by then).
+const LABEL_START = /^\s*(?:\*\*)?(?:EVIDENCE|INFERENCE|GUESS)(?:\s*\+\s*(?:EVIDENCE|INFERENCE|GUESS))*(?:\*\*)?(?:\s*[:.—–-]\s*|,\s*(?=(?:per|from|based|reading)\b))/i;
 const LABEL_INLINE = /\s*\((?:EVIDENCE|INFERENCE|GUESS)\)|\b(?:EVIDENCE|INFERENCE|GUESS):\s*|\s+\b(?:EVIDENCE|INFERENCE|GUESS)\.?$/g;
-const VERSION_START = /^\s*\(?(?:new,\s*)?(?:Replaces|Corrects|Refines|Extends|Narrows|(?:a\s+)?narrower version of)\s+P\d+\.\d+\)?\s*[:,—–-]?\s*/i;
+// "Refines P4.1 (on (c)):" goes with what it says of the part it refines.
+const VERSION_START = /^\s*\(?(?:new,\s*)?(?:Replaces|Corrects|Refines|Extends|Narrows|(?:a\s+)?narrower version of)\s+P\d+\.\d+\)?(?:\s*\((?:[^()]|\([^()]*\))*\))?\s*[:,—–-]?\s*/i;
 const POINT_NUMBER = /\s*\((?:see\s+)?(?:point|item)s?\s+\d+(?:\s*(?:,|and|-)\s*\d+)*\)/gi;
 // An absolute path (not a URL's): /tmp/codex-scratch-x/overflow.js -> overflow.js.
 const ABS_PATH = /(?<![\w.:/~-])(?:~|\/)(?:[\w.@+-]+\/)+([\w.@+-]+)/g;
@@ -44,7 +46,7 @@ export function plainWords(state: DeliberationState, text: string): string {
   neutralisers.set(state, say);
   let out = withoutFences(say(text)).replace(/\s+/g, ' ').trim();
   out = out.replace(LABEL_START, '').replace(VERSION_START, '').replace(LABEL_START, '').replace(LABEL_INLINE, ' ').replace(BOLD, '$1');
-  out = out.replace(CITATION, (m) => (known(state, m.match(new RegExp(ID, 'g')) ?? []) ? '' : m)).replace(POINT_NUMBER, '');
+  out = out.replace(CITATION, (m) => (known(state, m.match(new RegExp(ID, 'g')) ?? []) ? '' : m)).replace(POINT_NUMBER, '').replace(LABEL_START, '');
   out = out.replace(RANGE_ONLY, (m, a: string, b: string) => (known(state, [a, b]) ? (a.startsWith('F') ? 'facts' : 'earlier points') : m));
   out = out.replace(ANY_ID, (id) => idWords(state, id) ?? id);
   out = out.replace(PARLEY_URI, 'the record').replace(DELIBERATION_ID, 'this deliberation').replace(ABS_PATH, '$1');
