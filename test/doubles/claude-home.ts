@@ -37,6 +37,10 @@ export async function createClaudeHome(baseUrl: string, settings: Record<string,
     CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
     // On a loaded machine parley's server can take longer to connect than Claude Code waits by default.
     MCP_TIMEOUT: '60000',
+    // claude -p otherwise starts the first turn while MCP servers still connect (claude-code#65094): under
+    // load the scripted model then calls a parley tool Claude Code does not have yet ("No such tool
+    // available"). '0' makes 2.1.197 wait for the connection, up to MCP_TIMEOUT.
+    MCP_CONNECTION_NONBLOCKING: '0',
   };
   return { home, configDir, cwd, env, remove: () => rm(home, { recursive: true, force: true }) };
 }

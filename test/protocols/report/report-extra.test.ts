@@ -165,7 +165,8 @@ describe('sweeps in the comparison', () => {
   });
 });
 
-describe('parley report --compare on a sweep, from the shell', () => {
+// Two runs of the parley CLI over a whole sweep: a guard for a loaded machine, not a measured time.
+describe('parley report --compare on a sweep, from the shell', { timeout: 120_000 }, () => {
   const parley = (args: string[]) => runParley(['report', ...args], { cwd: dir });
 
   it('summary.json --compare exits 0 and names the columns by parameters', async () => {
