@@ -80,6 +80,24 @@ export async function readMarkdownFiles(dir: string): Promise<{ file: string; te
   return files.filter((f) => f !== undefined).sort((a, b) => a.file.localeCompare(b.file));
 }
 
+/**
+ * What changes when a Markdown file of the folder is added, removed, renamed or edited: each one's
+ * name, inode, size and modification time (nanosecond precision where the file system keeps it).
+ */
+export async function markdownSignature(dir: string): Promise<string> {
+  const names = (await readdir(dir).catch((error: unknown) => {
+    if (errnoCode(error) === 'ENOENT') return [];
+    throw error;
+  })).filter((name) => /\.(md|markdown)$/i.test(name)).sort();
+  const lines = await Promise.all(
+    names.map(async (file) => {
+      const s = await lstat(join(dir, file), { bigint: true }).catch(() => undefined);
+      return s?.isFile() ? `${file}\0${s.ino}\0${s.size}\0${s.mtimeNs}` : '';
+    }),
+  );
+  return lines.join('\n');
+}
+
 /** Creates a new file, failing with EEXIST rather than replacing one; the folder is made if need be. Known secrets are scrubbed. */
 export async function createFileExclusive(dir: string, file: string, text: string): Promise<string> {
   await mkdir(dir, { recursive: true });

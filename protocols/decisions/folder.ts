@@ -7,6 +7,7 @@ import {
   createFileExclusive,
   findDecisionFolder,
   folderInRepository,
+  markdownSignature,
   readMarkdownFiles,
   rememberDecisionFolder,
   replaceIfUnchanged,
@@ -14,7 +15,7 @@ import {
 } from '../../state/decision-files.js';
 import { errnoCode } from '../../state/store-error.js';
 import { byNumber, headingTitle, parseDecisionRecord, recordId, type DecisionRecord } from './record.js';
-import { indexDecisions, type DecisionSearch } from './search.js';
+import { indexDecisions, type DecisionIndex, type DecisionSearch } from './search.js';
 import { markSuperseded, nextNumber, recordFileName, withSupersedes } from './supersede.js';
 
 /** A repository's decision folder as read now: its records and the text each was read from. */
@@ -29,15 +30,26 @@ export interface DecisionFolder {
 
 const looked = `${ADR_DIR_FILE}, ${CONVENTIONAL_FOLDERS.join(', ')}`;
 
-/** The decision folder of the repository `cwd` is in (or the one named, relative to its root); undefined when it has none. */
-export async function openDecisionFolder(cwd: string, named?: string): Promise<DecisionFolder | undefined> {
+type FolderPlace = Pick<DecisionFolder, 'root' | 'folder' | 'dir'>;
+
+/** Where the decision folder of the repository `cwd` is in (or the one named, relative to its root) lies; undefined when it has none. */
+async function placeOf(cwd: string, named?: string): Promise<FolderPlace | undefined> {
   const root = await repositoryRoot(cwd);
   const folder = named?.replace(/[/\\]+$/, '') ?? (await findDecisionFolder(root));
   if (folder === undefined) return undefined;
-  const dir = await folderInRepository(root, folder);
-  const files = await readMarkdownFiles(dir);
+  return { root, folder, dir: await folderInRepository(root, folder) };
+}
+
+async function readFolder(place: FolderPlace): Promise<DecisionFolder> {
+  const files = await readMarkdownFiles(place.dir);
   const records = byNumber(files.map(({ file, text }) => parseDecisionRecord(file, text)).filter((r) => r !== undefined));
-  return { root, folder, dir, records, texts: new Map(files.map(({ file, text }) => [file, text])) };
+  return { ...place, records, texts: new Map(files.map(({ file, text }) => [file, text])) };
+}
+
+/** The decision folder of the repository `cwd` is in (or the one named, relative to its root), read now; undefined when it has none. */
+export async function openDecisionFolder(cwd: string, named?: string): Promise<DecisionFolder | undefined> {
+  const place = await placeOf(cwd, named);
+  return place && readFolder(place);
 }
 
 /** Like openDecisionFolder, but a repository without one is an error that says where parley looked. */
@@ -47,10 +59,28 @@ export async function requireDecisionFolder(cwd: string, named?: string): Promis
   throw new UserFacingError(`no decision folder in ${await repositoryRoot(cwd)} (looked for ${looked}): run inside the repository, or name the folder (parley decisions --dir)`, { code: 'no-decision-folder' });
 }
 
+/**
+ * The folders searched lately, each indexed as it was read: the server lives long and asks at every
+ * delib_start, so an unchanged folder (by markdownSignature) is not read, parsed and indexed again.
+ */
+const indexed = new Map<string, { signature: string; folder: DecisionFolder; index: DecisionIndex }>();
+const FOLDERS_KEPT = 8;
+
 /** The records related to a question, or undefined when the repository keeps none. */
 export async function searchDecisions(cwd: string, question: string, options: { folder?: string; limit?: number } = {}): Promise<(DecisionSearch & { folder: DecisionFolder }) | undefined> {
-  const folder = await openDecisionFolder(cwd, options.folder);
-  return folder && { folder, ...indexDecisions(folder.records).search(question, options.limit) };
+  const place = await placeOf(cwd, options.folder);
+  if (!place) return undefined;
+  // Taken before the read: a file edited meanwhile changes the next signature, so it is read again then.
+  const signature = await markdownSignature(place.dir);
+  let kept = indexed.get(place.dir);
+  if (kept?.signature !== signature) {
+    const folder = await readFolder(place);
+    kept = { signature, folder, index: indexDecisions(folder.records) };
+  }
+  indexed.delete(place.dir);
+  indexed.set(place.dir, kept);
+  for (const dir of [...indexed.keys()].slice(0, -FOLDERS_KEPT)) indexed.delete(dir);
+  return { folder: kept.folder, ...kept.index.search(question, options.limit) };
 }
 
 /** One record by number ("7", "0007", "ADR-0007"). */

@@ -30,6 +30,27 @@ describe('a decision folder in the repository', () => {
     expect(await openDecisionFolder(scratch)).toBeUndefined();
   });
 
+  it('is read and indexed once while it does not change; a record added, edited or removed is searched at once', async () => {
+    await withFixture();
+    const question = 'Should user sessions stay in Redis?';
+    const first = await searchDecisions(repo, question);
+    const again = await searchDecisions(repo, 'Where do sessions live?');
+    // The same read of the folder serves both searches.
+    expect(again?.folder).toBe(first?.folder);
+
+    await writeFile(join(repo, 'docs/adr/0036-keep-user-sessions-in-memcached.md'), MARKDOWN('Keep user sessions in Memcached'));
+    const added = await searchDecisions(repo, question);
+    expect(added?.folder).not.toBe(first?.folder);
+    expect(added?.hits.map((h) => h.record.id)).toContain('0036');
+
+    await writeFile(join(repo, 'docs/adr/0036-keep-user-sessions-in-memcached.md'), MARKDOWN('Keep user sessions in Memcached, sharded'));
+    const edited = await searchDecisions(repo, question);
+    expect(edited?.folder.records.find((r) => r.id === '0036')?.title).toBe('Keep user sessions in Memcached, sharded');
+
+    await rm(join(repo, 'docs/adr/0036-keep-user-sessions-in-memcached.md'));
+    expect((await searchDecisions(repo, question))?.folder.records.map((r) => r.id)).not.toContain('0036');
+  });
+
   it('takes a record numbered after the folder\'s own, and links the record it supersedes both ways, touching nothing else', async () => {
     await withFixture();
     const before = new Map(await Promise.all((await readdir(join(repo, 'docs/adr'))).map(async (f) => [f, await read(`docs/adr/${f}`)] as const)));
