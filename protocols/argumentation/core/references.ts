@@ -138,9 +138,12 @@ function pointsRestedOn(text: string | undefined): Cited[] {
   return pointIdsIn(rest !== folded && CHECKED.test(rest) ? rest : folded);
 }
 
-/** Why a source the orchestrator cites (evidence, a premise, a reference) is the consultee's word, or undefined. */
-export function consulteeSource(text: string | undefined): string | undefined {
-  const point = pointsRestedOn(text)[0];
+/**
+ * Why a source the orchestrator cites (evidence, a premise, a reference) is the consultee's word, or
+ * undefined. Only ids of the deliberation's own points count: "p99.9" in a latency figure names none.
+ */
+export function consulteeSource(state: DeliberationState, text: string | undefined): string | undefined {
+  const point = pointsRestedOn(text).find((cited) => resolvePoint(state, cited.id));
   if (point) return `${point.id} is a point: the consultee's word`;
   const said = consulteeWord(text);
   return said ? `"${said}" is the consultee's word` : undefined;
@@ -164,7 +167,7 @@ export function evidenceProblems(state: DeliberationState, input: EvidenceCitati
     for (const id of inText) if (!resolveFact(state, id)) problems.push(factSupportGap(state, id)!);
     return { problems, premises: [] };
   }
-  const source = consulteeSource(input.evidence);
+  const source = consulteeSource(state, input.evidence);
   if (source) problems.push(source);
   if (input.claimType === 'empirical') {
     for (const id of inText) {

@@ -37,7 +37,7 @@ export type LedgerVerifyInput = z.infer<typeof LedgerVerifyInput>;
  * cites must resolve to an active user or verified one (the fact being checked may be named).
  */
 function referenceGate(state: DeliberationState, reference: string | undefined, target?: string): MoveResult | undefined {
-  const problems = [consulteeSource(reference), ...factIdsIn(reference).filter((c) => c.id !== target).map((c) => factSupportGap(state, c.id))].filter((p): p is string => !!p);
+  const problems = [consulteeSource(state, reference), ...factIdsIn(reference).filter((c) => c.id !== target).map((c) => factSupportGap(state, c.id))].filter((p): p is string => !!p);
   if (!problems.length) return undefined;
   return refuse(state, 'verified-needs-reference', `A verification needs a reference to what you checked yourself: ${problems.join('; ')}. Give path:line + quote, command + output, URL + quote, or measurement + method.`);
 }

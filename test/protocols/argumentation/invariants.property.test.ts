@@ -26,7 +26,7 @@ function checkInvariants(s: DeliberationState): void {
     for (const c of factIdsIn(item.evidence)) expect(resolveFact(s, c.id), c.written).toBeDefined();
     if (item.claimType === 'value') continue;
     // Issue 20: a point id or the consultee's word is never evidence.
-    expect(consulteeSource(item.evidence)).toBeUndefined();
+    expect(consulteeSource(s, item.evidence)).toBeUndefined();
     for (const c of factIdsIn(item.evidence)) expect(['user', 'verified']).toContain(resolveFact(s, c.id)?.tag);
     if (item.claimType === 'empirical') {
       expect(['execution', 'textual']).toContain(item.evidenceType);

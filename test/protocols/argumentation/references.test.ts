@@ -79,6 +79,14 @@ describe('evidence resolves to facts of the right provenance', () => {
     }
   });
 
+  it('reads a percentile such as p99.9 as a figure, not a point: only the deliberation\'s own points are the consultee\'s word (an A/B orchestrator was refused)', () => {
+    const s = withLedger();
+    const execution = { ...agreeEmpirical, evidenceType: 'execution' };
+    const evidence = '`node bench.js` -> p50 4 ms, p99.9 38 ms over 10,000 requests';
+    expect(judged(s, points(['P1.1', { ...execution, evidence }])).buckets.agreed[0]).toMatchObject({ pointId: 'P1.1', evidence });
+    expect(refusedItem(judge(s, points(['P1.1', { ...execution, evidence: 'the p99 run in p1.2' }])), 'evidence-gate').message).toContain('P1.2 is a point');
+  });
+
   it('premises are fact ids, normalised and stored canonically; a point is no premise', () => {
     const logical = { verdict: 'AGREE', claimType: 'logical', reason: 'a restart keeps what AOF wrote' };
     const s = judged(withLedger(), points(['P1.1', { ...logical, premises: ['f1', 'F03'] }]));
