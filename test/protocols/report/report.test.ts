@@ -118,7 +118,7 @@ describe('parley report (commander)', () => {
     const md = join(dir, 'decision.md');
     await run(paths.argumentation!, '--format', 'madr', '--md', md);
     const written = await readFile(md, 'utf8');
-    expect(written).toMatch(/^---\nstatus: accepted\n[\s\S]*\n## Considered Options\n\n\* Use Memcached for the cache\. \(chosen\)\n[\s\S]*\n## Decision Outcome\n\nChosen option: "Use Memcached for the cache\."/);
+    expect(written).toMatch(/^---\nstatus: accepted\n[\s\S]*\n## Considered Options\n\n\* Use Memcached for the cache \(chosen\)\n[\s\S]*\n## Decision Outcome\n\nChosen option: "Use Memcached for the cache"/);
     for (const args of [[paths.debate!, '--format', 'madr'], [paths.argumentation!, '--format', 'adr'], [paths.argumentation!, '--format', 'madr', '--html', join(dir, 'x.html')]]) {
       process.exitCode = undefined;
       await run(...args, '--md', join(dir, 'x.md'));

@@ -62,7 +62,7 @@ describe('report resources over MCP', () => {
   it("reads a synthesized deliberation's decision record (MADR)", async () => {
     const result = await client.readResource({ uri: 'parley://deliberations/report-delib/decision.md' });
     expect(result.contents[0]?.mimeType).toBe('text/markdown');
-    expect((result.contents[0] as { text: string }).text).toMatch(/^---\nstatus: accepted\n[\s\S]*## Decision Outcome\n\nChosen option: "Use Memcached for the cache\."/);
+    expect((result.contents[0] as { text: string }).text).toMatch(/^---\nstatus: accepted\n[\s\S]*## Decision Outcome\n\nChosen option: "Use Memcached for the cache"/);
   });
 
   it('reads a finished run as Markdown and as HTML, and lists it', async () => {
