@@ -1,4 +1,3 @@
-import { readdirSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -10,27 +9,13 @@ import { runCodex } from '../../../wrapper/codex/index.js';
 import { killAll } from '../../../wrapper/codex/process-tree.js';
 import { makeCodexHome } from '../../doubles/codex-home.js';
 import { writeEscapingCodex } from '../../doubles/escaping-codex.js';
-import { until } from './live-helpers.js';
+import { processesRunning, until } from './live-helpers.js';
 
 const ENTRY = resolve('dist/cli/main.js');
 const folders: string[] = [];
 afterEach(async () => {
   await Promise.all(folders.splice(0).map((folder) => rm(folder, { recursive: true, force: true })));
 });
-
-/** Live processes whose command line holds `text` (Linux /proc: the check, not the code under test). */
-function processesRunning(text: string): number[] {
-  return readdirSync('/proc')
-    .filter((entry) => /^\d+$/.test(entry))
-    .filter((pid) => {
-      try {
-        return readFileSync(`/proc/${pid}/cmdline`, 'latin1').includes(text);
-      } catch {
-        return false;
-      }
-    })
-    .map(Number);
-}
 
 /** What is still running with the marker a moment after the call ended; killed, so no test leaves it. */
 async function leftWith(marker: string): Promise<number[]> {

@@ -35,14 +35,15 @@ afterEach(async () => {
  * command line names it: Codex's sandbox helpers run with an empty environment, and their command
  * lines name the home Codex hides from them and the folder their launcher lies in.
  */
-export const processesUsing = (codexHome: string): number[] => [...new Set([...processesWithEnv('CODEX_HOME', codexHome), ...processesNaming(codexHome)])];
+export const processesUsing = (codexHome: string): number[] => [...new Set([...processesWithEnv('CODEX_HOME', codexHome), ...processesRunning(codexHome)])];
 
-function processesNaming(text: string): number[] {
+/** Live processes but this one whose command line (its arguments joined by spaces) holds `text`. */
+export function processesRunning(text: string): number[] {
   return readdirSync('/proc')
     .filter((entry) => /^\d+$/.test(entry) && Number(entry) !== process.pid)
     .filter((pid) => {
       try {
-        return readFileSync(`/proc/${pid}/cmdline`, 'latin1').includes(text);
+        return readFileSync(`/proc/${pid}/cmdline`, 'latin1').split('\u0000').join(' ').includes(text);
       } catch {
         return false;
       }

@@ -1,5 +1,4 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
 import { chmod, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -7,7 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { BackendError } from '../../../wrapper/backend.js';
 import { runCodex } from '../../../wrapper/codex/index.js';
 import { killAll } from '../../../wrapper/codex/process-tree.js';
-import { CODEX_BIN, processesUsing, startRig, until } from './live-helpers.js';
+import { CODEX_BIN, processesRunning, processesUsing, startRig, until } from './live-helpers.js';
 
 const REPO = join(import.meta.dirname, '..', '..', '..');
 const ENTRY = join(REPO, 'cli', 'main.ts');
@@ -17,20 +16,6 @@ afterEach(async () => {
   for (const child of started.splice(0)) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
   await Promise.all(folders.splice(0).map((folder) => rm(folder, { recursive: true, force: true })));
 });
-
-/** Live processes whose command line contains `text` (Linux /proc: the check, not the code under test). */
-function processesRunning(text: string): number[] {
-  return readdirSync('/proc')
-    .filter((entry) => /^\d+$/.test(entry))
-    .filter((pid) => {
-      try {
-        return readFileSync(`/proc/${pid}/cmdline`, 'latin1').split('\u0000').join(' ').includes(text);
-      } catch {
-        return false;
-      }
-    })
-    .map(Number);
-}
 
 function exited(child: ChildProcess): Promise<{ code: number | null; signal: NodeJS.Signals | null }> {
   if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve({ code: child.exitCode, signal: child.signalCode });
