@@ -42,8 +42,12 @@ export function gist(state: DeliberationState, raw: string, max = CLAIM_CHARS): 
     head = `${head} ${line}`;
   }
   const words = wholeSentenceGist(plainWords(state, head), max);
-  // A claim that introduces code ("the index:") is stated whole, code and all, in the full record.
-  return /:$/.test(words) && /```|^ {4}\S/m.test(text) ? `${words} (the code is in the full record)` : words;
+  if (!/:$/.test(words)) return words;
+  // "... keep the API on string ids. Concrete changes:" and "... 5 s. The run says otherwise:" end where
+  // what they introduce begins; it is stated whole, code and all, in the full record.
+  const lead = words.replace(/(?<=[.!?]["')]?)\s+[^.!?]*:$/, '');
+  if (lead !== words) return lead;
+  return /```|^ {4}\S/m.test(text) ? `${words} (the code is in the full record)` : `${words} (the rest is in the full record)`;
 }
 
 const quoted = (s: string) => `"${s.replace(/"/g, "'")}"`;
@@ -61,7 +65,7 @@ function howChecked(state: DeliberationState, item: AgreedItem, claim: string): 
   // Evidence the claim already quotes ("(src/db/tx.ts:18 ...)") is said once.
   if (evidence && claim.includes(evidence)) return item.evidenceType === 'textual' ? 'the orchestrator read it there' : 'the orchestrator ran it';
   const cited = (item.evidence?.match(/\bF\d+\b/g) ?? []).map((id) => factWords(state, id)).filter(Boolean);
-  if (item.rerun) return `Codex ran a check and the orchestrator re-ran it: ${evidence}`;
+  if (item.rerun) return `Codex ran a check and the orchestrator re-ran it: ${rerunSeen(state, item.evidence ?? '') ?? evidence}`;
   if (item.claimType === 'value') return `a value judgment: ${gist(state, item.reason, GROUND_CHARS)}`;
   if (item.claimType === 'logical') {
     const premises = (item.premises ?? []).map((id) => factWords(state, id)).filter(Boolean);
@@ -70,6 +74,15 @@ function howChecked(state: DeliberationState, item: AgreedItem, claim: string): 
   if (cited.length && evidence.replace(/[^a-z]/gi, '').length < 40) return `the orchestrator checked it: ${cited.join('; ')}`;
   const how = item.evidenceType === 'textual' ? 'the orchestrator read it in' : "the orchestrator's own run";
   return `${how}: ${evidence}`;
+}
+
+/** What the orchestrator saw on re-running Codex's check, when the evidence beside it only names facts ("F3 (re-run: same output: ...)"). */
+function rerunSeen(state: DeliberationState, evidence: string): string | undefined {
+  const parts = /^([\s\S]*?)\s*\(re-run: ([\s\S]*)\)$/.exec(evidence.trim());
+  if (!parts) return undefined;
+  const ids = parts[1]!.match(/\bF\d+\b/g) ?? [];
+  const onlyIds = parts[1]!.replace(/\bF\d+\b|[\s,;&]|\band\b/g, '') === '';
+  return onlyIds && ids.every((id) => state.ledger.some((f) => f.id === id)) ? gist(state, parts[2]!, GROUND_CHARS) : undefined;
 }
 
 const sentenceEnd = (s: string) => (/[.!?]["')]?$/.test(s) ? s : `${s}.`);

@@ -16,8 +16,8 @@ const RANGE = String.raw`${ID}(?:\s*[–-]\s*${ID})?`;
 const CITATION = new RegExp(String.raw`\s*\((?:(?:see|per|cf\.?|from|as in|by|in)\s+)?${RANGE}(?:\s*(?:,|;|and|&)\s*${RANGE})*\)`, 'g');
 const RANGE_ONLY = new RegExp(String.raw`\b(${ID})\s*[–/-]\s*(${ID})\b`, 'g');
 const ANY_ID = new RegExp(String.raw`\b${ID}\b(?![.\d]*\d)`, 'g');
-// "EVIDENCE:", "INFERENCE —", "EVIDENCE + INFERENCE —", "INFERENCE (from F16) —" (its citation is gone by then).
-const LABEL_START = /^\s*(?:\*\*)?(?:EVIDENCE|INFERENCE|GUESS)(?:\s*\+\s*(?:EVIDENCE|INFERENCE|GUESS))*(?:\*\*)?(?:\s*[:.—–-]\s*|,\s*(?=(?:per|from|based|reading)\b))/i;
+// "EVIDENCE:", "INFERENCE —", "EVIDENCE + INFERENCE —", "INFERENCE (from F16) —", "INFERENCE (from item 4 and F2):".
+const LABEL_START = /^\s*(?:\*\*)?(?:EVIDENCE|INFERENCE|GUESS)(?:\s*\+\s*(?:EVIDENCE|INFERENCE|GUESS))*(?:\*\*)?(?:\s*\((?:from|per|based on|see)\b[^()]*\))?(?:\s*[:.—–-]\s*|,\s*(?=(?:per|from|based|reading)\b))/i;
 const LABEL_INLINE = /\s*\((?:EVIDENCE|INFERENCE|GUESS)\)|\b(?:EVIDENCE|INFERENCE|GUESS):\s*|\s+\b(?:EVIDENCE|INFERENCE|GUESS)\.?$/g;
 // "Refines P4.1 (on (c)):" goes with what it says of the part it refines.
 const VERSION_START = /^\s*\(?(?:new,\s*)?(?:Replaces|Corrects|Refines|Extends|Narrows|(?:a\s+)?narrower version of)\s+P\d+\.\d+\)?(?:\s*\((?:[^()]|\([^()]*\))*\))?\s*[:,—–-]?\s*/i;

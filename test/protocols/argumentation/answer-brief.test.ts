@@ -1,5 +1,8 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { answerBrief, buildConsulteePrompt, deliberationMarkdown, replyView } from '../../../protocols/argumentation/index.js';
+import { plainLines } from '../../../protocols/argumentation/report/plain-lines.js';
 import { DeliberationState } from '../../../schemas/argumentation.js';
 import { argumentationState } from '../report/fixtures.js';
 import { advance, agreeValue, briefOf, judge, judged, points, refusedWith, reply, skeptical, start, withTwoPoints } from './helpers.js';
@@ -169,5 +172,20 @@ describe('a long deliberation: the brief stays bounded and never empty where the
     expect(brief.turnsOn.length).toBeGreaterThanOrEqual(4);
     expect(brief.more).toMatch(/^not shown here for length, in the full record: \d+ agreed claims$/);
     expect(Buffer.byteLength(JSON.stringify(brief))).toBeLessThan(9_000);
+  });
+});
+
+describe('a claim that introduces a list, in the words of a real A/B deliberation (bigint-ids, kept pair)', () => {
+  const record = join(import.meta.dirname, '../../ab/pairs/2026-11-28-bigint-ids-rerun/parley/record/d-20261128-235931-e2776d.json');
+  const real = DeliberationState.parse(JSON.parse(readFileSync(record, 'utf8')).value);
+
+  it('ends at the sentence before the list, not at "Concrete changes:"', () => {
+    const changed = plainLines(real).changed;
+    expect(changed[0]).toContain('Codex first said "Recommendation, revised from my starting position because of item 2: ship (c) this sprint, with a BigInt-backed helper, and keep the API on string ids."');
+    expect(changed.join('\n')).not.toMatch(/Concrete changes:/);
+  });
+
+  it('says where the list is when nothing precedes its introduction: "the viable form of (b) is:"', () => {
+    expect(plainLines(real).changed[1]).toContain('now says "If the team insists on numeric ids in TS, the viable form of (b) is: (the rest is in the full record)"');
   });
 });

@@ -12,6 +12,15 @@ describe('plain words, in the forms Codex wrote them in the reversal of ADR 0036
     expect(plainWords(state, 'INFERENCE (from F16) — The failure mode in F16 is silent.')).toBe('The failure mode in a verified fact is silent.');
   });
 
+  it('drops a label with the sources it names: "INFERENCE (from item 4):", "INFERENCE (from F16, F16 and item 1):" (an A/B consultee\'s words)', () => {
+    expect(plainWords(state, "INFERENCE (from item 4): the fallback is a deliberate trade between false 429s and leakage. 'limit / N' is wrong for any N.")).toBe(
+      "the fallback is a deliberate trade between false 429s and leakage. 'limit / N' is wrong for any N.",
+    );
+    expect(plainWords(state, 'INFERENCE (from F16, F16 and item 1): the hardened client settings are `enableOfflineQueue:false`.')).toBe(
+      'the hardened client settings are `enableOfflineQueue:false`.',
+    );
+  });
+
   it('drops a combined label and what a refinement says of the part it refines: "Refines P4.1 (on (c)): EVIDENCE + INFERENCE —"', () => {
     expect(plainWords(state, 'Refines P4.1 (on (c)): EVIDENCE + INFERENCE — I put LimitExceededException in the permanent bucket.')).toBe('I put LimitExceededException in the permanent bucket.');
   });
