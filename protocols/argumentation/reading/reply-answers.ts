@@ -214,6 +214,9 @@ const LABEL_AFTER = /\s+(?=[*_]*(?:evidence|inference|guess)[*_]*\s*[:—–])/i
 
 const words = (s: string): number => s.match(/[\p{L}\p{N}][\p{L}\p{N}'’-]*/gu)?.length ?? 0;
 
+// "I still claim the following:" with its items after a blank line: the items are the claim (keptByItems), not these words.
+const POINTER = /^(?:the following|as follows|(?:the )?(?:points?|items?) (?:below|that follow)|these(?: points| items)?|this)\s*:?$/i;
+
 /** The claim an answer states it keeps ("Narrowed claim: ...", "Corrected P1.6: ...", "What I still claim: ..."), if any. */
 function statedClaim(text: string): string | undefined {
   // Every claim stated as kept, in reply order: "What I keep: ..." and, paragraphs later, "Corrected claim: ..." are both
@@ -230,7 +233,7 @@ function statedClaim(text: string): string | undefined {
     const list = overList || stated.trim().endsWith(':') ? (/^(?:\n(?![ \t]*\n)[^\n]*)*/.exec(text.slice(end))?.[0] ?? '') : '';
     covered = end + list.length;
     stated = `${stated}${list}`.replace(/^\s*(?:[*_]+(?=\s))?/, '').trim();
-    if (words(stated) >= 2) claims.push(stated);
+    if (words(stated) >= 2 && !POINTER.test(stated)) claims.push(stated);
   }
   return claims.length ? claims.join('\n\n') : undefined;
 }
