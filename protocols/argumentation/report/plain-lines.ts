@@ -120,6 +120,9 @@ function because(state: DeliberationState, o: Objection | undefined): string {
 
 const ENDED: Record<NonNullable<Change['ended']>, string> = { agreed: 'agreed', dismissed: 'ruled out', unresolved: 'left open' };
 
+/** A new version that says what the first did, once labels and ids are gone (a relabelled claim), changed nothing the user reads. */
+const saysTheSame = (state: DeliberationState, c: Change) => c.after !== undefined && gist(state, c.before.text) === gist(state, c.after.text);
+
 function changeLine(state: DeliberationState, c: Change): string {
   const before = quoted(gist(state, c.before.text));
   const after = c.after ? quoted(gist(state, c.after.text)) : '';
@@ -155,7 +158,7 @@ export function plainLines(state: DeliberationState): PlainLines {
   return {
     turnsOn: claims.agreed.map((e) => agreedLine(state, e, defended)),
     // Codex's moves only: a claim agreed in narrower words is stated so in turnsOn (the record keeps both wordings).
-    changed: deliberationChanges(state).filter((c) => c.kind !== 'agreed-narrower').map((c) => changeLine(state, c)),
+    changed: deliberationChanges(state).filter((c) => c.kind !== 'agreed-narrower' && !saysTheSame(state, c)).map((c) => changeLine(state, c)),
     ruledOut: claims.dismissed.filter((e) => e.item.tag !== 'OUT-OF-SCOPE' && !conceded.has(e.point.id)).map((e) => ruledOutLine(state, e)),
     open: claims.unresolved.filter((e) => e.item.status !== 'pending-anchor-shift').map((e) => openLine(state, e)),
     askUser: state.surfacedQuestions.map((q) => plainWords(state, q.text)),

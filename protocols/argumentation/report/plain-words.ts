@@ -16,8 +16,9 @@ const RANGE = String.raw`${ID}(?:\s*[–-]\s*${ID})?`;
 const CITATION = new RegExp(String.raw`\s*\((?:(?:see|per|cf\.?|from|as in|by|in)\s+)?${RANGE}(?:\s*(?:,|;|and|&)\s*${RANGE})*\)`, 'g');
 const RANGE_ONLY = new RegExp(String.raw`\b(${ID})\s*[–/-]\s*(${ID})\b`, 'g');
 const ANY_ID = new RegExp(String.raw`\b${ID}\b(?![.\d]*\d)`, 'g');
-// "EVIDENCE:", "INFERENCE —", "EVIDENCE + INFERENCE —", "INFERENCE (from F16) —", "INFERENCE (from item 4 and F2):".
-const LABEL_START = /^\s*(?:\*\*)?(?:EVIDENCE|INFERENCE|GUESS)(?:\s*\+\s*(?:EVIDENCE|INFERENCE|GUESS))*(?:\*\*)?(?:\s*\((?:from|per|based on|see)\b[^()]*\))?(?:\s*[:.—–-]\s*|,\s*(?=(?:per|from|based|reading)\b))/i;
+// "EVIDENCE:", "INFERENCE —", "EVIDENCE + INFERENCE —", "INFERENCE (from F16) —", "INFERENCE (from item 4 and F2):",
+// "INFERENCE (snippet) + EVIDENCE (line splitting):": each label with what it says it rests on.
+const LABEL_START = /^\s*(?:\*\*)?(?:EVIDENCE|INFERENCE|GUESS)(?:\s*\([^()]*\))?(?:\s*\+\s*(?:EVIDENCE|INFERENCE|GUESS)(?:\s*\([^()]*\))?)*(?:\*\*)?(?:\s*[:.—–-]\s*|,\s*(?=(?:per|from|based|reading)\b))/i;
 const LABEL_INLINE = /\s*\((?:EVIDENCE|INFERENCE|GUESS)\)|\b(?:EVIDENCE|INFERENCE|GUESS):\s*|\s+\b(?:EVIDENCE|INFERENCE|GUESS)\.?$/g;
 // "Refines P4.1 (on (c)):" goes with what it says of the part it refines.
 const VERSION_START = /^\s*\(?(?:new,\s*)?(?:Replaces|Corrects|Refines|Extends|Narrows|(?:a\s+)?narrower version of)\s+P\d+\.\d+\)?(?:\s*\((?:[^()]|\([^()]*\))*\))?\s*[:,—–-]?\s*/i;
@@ -55,6 +56,8 @@ export function plainWords(state: DeliberationState, text: string): string {
 
 /** A first sentence longer than this is cut at a clause and says where the rest is. */
 const RUN_ON = 700;
+/** A first sentence shorter than this is a title ("Counts.", "Bottom line — B."), not a claim. */
+const TITLE = 60;
 
 /**
  * Whole sentences, as many as fit in `max` characters (the first whole unless it runs on past RUN_ON):
@@ -62,16 +65,20 @@ const RUN_ON = 700;
  */
 export function wholeSentenceGist(text: string, max: number): string {
   const [first = '', ...rest] = sentences(text);
-  let out = first.length > RUN_ON ? runOnCut(first) : first;
+  let out = first.length > RUN_ON ? runOnCut(first, RUN_ON) : first;
   for (const s of rest) {
-    if (out.length + 1 + s.length > max) break;
+    if (out.length + 1 + s.length > max) {
+      // "Bottom line — none of a/b/c alone." says nothing alone: the claim is in the sentence after it.
+      if (out.length < TITLE && s.length > 2 * TITLE) out += ` ${runOnCut(s, max - out.length - 1)}`;
+      break;
+    }
     out += ` ${s}`;
   }
   return out;
 }
 
-function runOnCut(sentence: string): string {
-  const head = sentence.slice(0, RUN_ON);
+function runOnCut(sentence: string, limit: number): string {
+  const head = sentence.slice(0, limit);
   const clause = Math.max(head.lastIndexOf('; '), head.lastIndexOf(', '), head.lastIndexOf(': '));
-  return `${head.slice(0, clause > RUN_ON / 2 ? clause : head.lastIndexOf(' ')).trim()} (the rest is in the full record)`;
+  return `${head.slice(0, clause > limit / 2 ? clause : head.lastIndexOf(' ')).trim()} (the rest is in the full record)`;
 }

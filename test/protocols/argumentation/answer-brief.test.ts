@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { answerBrief, buildConsulteePrompt, deliberationMarkdown, replyView } from '../../../protocols/argumentation/index.js';
@@ -187,5 +187,16 @@ describe('a claim that introduces a list, in the words of a real A/B deliberatio
 
   it('says where the list is when nothing precedes its introduction: "the viable form of (b) is:"', () => {
     expect(plainLines(real).changed[1]).toContain('now says "If the team insists on numeric ids in TS, the viable form of (b) is: (the rest is in the full record)"');
+  });
+});
+
+describe('a change that says what the first version did is no change (a real A/B deliberation: ndjson-import, kept pair)', () => {
+  it('leaves out a relabelled claim ("Option B is small." rewritten as "INFERENCE (snippet) + EVIDENCE (line splitting): Option B is small.")', () => {
+    const folder = join(import.meta.dirname, '../../ab/pairs/2026-11-29-ndjson-import/parley/record');
+    const file = readdirSync(folder).find((name) => name.endsWith('.json'))!;
+    const real = DeliberationState.parse(JSON.parse(readFileSync(join(folder, file), 'utf8')).value);
+    const changed = plainLines(real).changed;
+    expect(changed).toHaveLength(1);
+    expect(changed[0]).toMatch(/^Codex first said "one thing to check after the switch/);
   });
 });
