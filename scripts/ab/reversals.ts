@@ -18,5 +18,5 @@ export function codexReversals(armFolder: string): number | undefined {
   const source = sourceFromData(JSON.parse(readFileSync(file, 'utf8')), { label: file });
   if (source.kind !== 'argumentation') throw new Error(`${file} is not a deliberation's state file`);
   // A claim Codex rewrote on its own (a relabelling, a side remark) is no reversal: one an objection overturned is.
-  return deliberationChanges(source.state).filter((c) => (c.kind === 'replaced' || c.kind === 'conceded') && c.objection).length;
+  return deliberationChanges(source.state).filter((c) => c.kind !== 'agreed-narrower' && c.objection).length;
 }

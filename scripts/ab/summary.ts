@@ -8,7 +8,7 @@
  * is the sum, so two judges who lean opposite ways as strongly call it a tie. parley counts as strongly
  * worse if any judge prefers the plain answer strongly.
  * What each answer with record leaks holds, and pairs not yet judged, go to stderr, and so does, per
- * pair, how many claims Codex replaced or gave up in the record and how many judges saw the parley
+ * pair, how many claims Codex replaced, narrowed or gave up in the record and how many judges saw the parley
  * answer tell that Codex changed its position (issue 26: every reversal visible).
  */
 import { existsSync } from 'node:fs';
@@ -53,7 +53,7 @@ try {
     const moved = codexReversals(armDir(pair, 'parley'));
     const seen = judged.filter(({ verdict, key }) => verdict[key.X === 'parley' ? 'X' : 'Y'].reversalVisible).length;
     if (moved === undefined) note(`${basename(pair)}: no record kept; judges saw Codex change its position in ${seen} of ${judged.length}`);
-    else note(`${basename(pair)}: Codex replaced or gave up ${moved} claim${moved === 1 ? '' : 's'} on an objection; judges saw it change its position in ${seen} of ${judged.length}`);
+    else note(`${basename(pair)}: Codex replaced, narrowed or gave up ${moved} claim${moved === 1 ? '' : 's'} on an objection; judges saw it change its position in ${seen} of ${judged.length}`);
     if (moved !== undefined) withRecord += 1;
     if (moved) {
       withReversals += 1;
@@ -69,7 +69,7 @@ try {
   fail((error as Error).message);
 }
 
-note(`reversals: Codex replaced or gave up a claim in ${withReversals} of the ${withRecord} pairs that kept the record; every judge saw it in ${reversalsSeen} of them`);
+note(`reversals: Codex replaced, narrowed or gave up a claim in ${withReversals} of the ${withRecord} pairs that kept the record; every judge saw it in ${reversalsSeen} of them`);
 
 const line = (name: string, value: number, tail = '') => process.stdout.write(`${name.padEnd(25)}${value}${tail}\n`);
 line('ab.pairs', pairs);

@@ -48,9 +48,9 @@ describe('ab:summary and ab:costs over the hand-made pairs', { timeout: 60_000 }
     for (const name of ['2026-11-28-alb-keepalive', '2026-11-28-api-rate-limit-rerun']) cpSync(join(PAIRS, name), join(root, name), { recursive: true });
     const { exitCode, stderr } = await runScript('ab/summary.ts', ['--root', root]);
     expect(exitCode, stderr).toBe(0);
-    expect(stderr).toContain('2026-11-28-alb-keepalive: Codex replaced or gave up 1 claim on an objection; judges saw it change its position in 2 of 2');
-    expect(stderr).toContain('2026-11-28-api-rate-limit-rerun: Codex replaced or gave up 2 claims on an objection; judges saw it change its position in 0 of 2');
-    expect(stderr).toContain('reversals: Codex replaced or gave up a claim in 2 of the 2 pairs that kept the record; every judge saw it in 1 of them');
+    expect(stderr).toContain('2026-11-28-alb-keepalive: Codex replaced, narrowed or gave up 1 claim on an objection; judges saw it change its position in 2 of 2');
+    expect(stderr).toContain('2026-11-28-api-rate-limit-rerun: Codex replaced, narrowed or gave up 2 claims on an objection; judges saw it change its position in 0 of 2');
+    expect(stderr).toContain('reversals: Codex replaced, narrowed or gave up a claim in 2 of the 2 pairs that kept the record; every judge saw it in 1 of them');
     // The hand-made pairs kept no record: said so, not counted as pairs without a reversal.
     expect((await runScript('ab/summary.ts', ['--root', HAND_MADE])).stderr).toContain('a-parley-clearly: no record kept; judges saw Codex change its position in 1 of 1');
   });
