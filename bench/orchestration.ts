@@ -159,10 +159,7 @@ async function standardRun(): Promise<{ costs: CallCost[]; codexTurns: number; s
       points: [value('P5.1', 'a poll on reconnect is cheap insurance for lost notifications'), value('P5.2', 'per-table autovacuum is what bounds the churn')],
       phase: { advance: true },
       consult,
-    });
-    await m.call('delib_judge', {
-      deliberationId: id,
-      phase: { advance: true },
+      // Held (SKILL.md "Closing"): Codex's next reply has nothing further, so it ends the deliberation with no call of its own.
       synthesis: { recommendation: 'Postgres with SKIP LOCKED, enqueued in the business transaction', confidence: 'high', caveats: ['Revisit Redis Streams if load nears 1k jobs/s'] },
     });
     await m.call('delib_arbitrate', { deliberationId: id, waitSeconds: 60 });

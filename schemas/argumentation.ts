@@ -375,6 +375,14 @@ export const DeliberationState = z.object({
   consulteeSeen: z.array(z.string()).optional(),
   /** The orchestrator's answer, given at synthesis. */
   recommendation: Recommendation.optional(),
+  /**
+   * A synthesis the orchestrator gave with a judgment that went on to another iteration: it ends the
+   * deliberation if Codex's next reply has nothing further and leaves nothing to judge (so convergence
+   * needs no call of its own); any other reply drops it.
+   */
+  heldSynthesis: z
+    .object({ recommendation: z.string(), confidence: ConfidenceLevel, aspects: ConfidenceAspects.optional(), caveats: z.array(z.string()).optional() })
+    .optional(),
   status: z.enum(['active', 'terminated']),
   termination: Termination.optional(),
   /**

@@ -60,7 +60,9 @@ export async function consultAndWait(deps: ServerDeps, id: string, settings: Con
   const recovered = turns.some((t) => t.recovered);
   const codex = turns.length > 1 || recovered ? { codex: { turns: turns.length, ...(recovered ? { recovered: true } : {}) } } : {};
   const read = moved.state.replyRecorded ? replyView(moved.state) : undefined;
-  return { ...leanResult(moved.state, effects, undefined, !!read), consult: { status: 'done', ...codex, ...(read ? { reply: read } : {}) } };
+  // A held synthesis the reply let stand closed the deliberation: this result is the brief for the answer.
+  const brief = moved.state.report ? { brief: await closingBrief(deps, moved) } : {};
+  return { ...leanResult(moved.state, effects, undefined, !!read), consult: { status: 'done', ...codex, ...(read ? { reply: read } : {}) }, ...brief };
 }
 
 /** The brief a closing move returns, its record line naming the full report (the file the move just wrote). */

@@ -69,6 +69,8 @@ export type JudgeInput = z.infer<typeof JudgeInput>;
 
 type Step = (s: DeliberationState) => MoveResult;
 
+export const HELD = "synthesis held: it ends the deliberation if Codex's next reply has nothing further and leaves nothing to judge";
+
 /**
  * One judgment per iteration. Items are applied in order (ledger, reading, points, challenges,
  * stress test), each through the same move as on its own; a refused item leaves the state as the
@@ -135,7 +137,10 @@ export function judge(state: DeliberationState, input: JudgeInput, ctx: MoveCont
     }
   }
   if (input.synthesis) {
-    if (current.status !== 'terminated') effects.push('synthesis not applied: the deliberation continues');
+    if (current.status !== 'terminated' && !refused.length && current.n !== state.n && !current.replyRecorded) {
+      current = { ...current, heldSynthesis: input.synthesis };
+      effects.push(HELD);
+    } else if (current.status !== 'terminated') effects.push('synthesis not applied: the deliberation continues');
     else if (refused.length) effects.push('synthesis not applied: some items were refused');
     else cite('synthesis', undefined, input.synthesis, (s, r) => synthesize(s, r, ctx));
     // The synthesis this judgment carried is done: the advance's "synthesize" is no longer a task.

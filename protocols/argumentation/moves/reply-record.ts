@@ -4,6 +4,7 @@ import type { DeliberationState, PendingReading } from '../../../schemas/argumen
 import { terminate } from '../core/mutations.js';
 import { activeFacts, factKey, quickTurnsSpent } from '../core/queries.js';
 import { consultPrecheck } from './consult-precheck.js';
+import { applyHeldSynthesis } from './held-synthesis.js';
 import type { Reading } from '../reading/reading.js';
 import { readReply } from '../reading/reply-reader.js';
 import { recordChallengeAnswers, recordObjectionAnswers, type AnswerAsk } from './record-answers.js';
@@ -87,7 +88,7 @@ export function replyRecord(state: DeliberationState, input: ReplyRecordInput, c
   next.readings = [...(next.readings ?? []).filter((r) => r.iter !== next.n), { iter: next.n, ...(reading.headline ? { headline: reading.headline } : {}), nothingFurther: reading.nothingFurther, pending, ...numbers }];
   next.scope.newPoints = admitted;
   next.replyRecorded = true;
-  return accept(next, effects, ctx);
+  return applyHeldSynthesis(next, effects, { nothingFurther: reading.nothingFurther, newPoints: admitted, answers: reading.answers.length, toRead: pending.length }, ctx);
 }
 
 export type { Reading };

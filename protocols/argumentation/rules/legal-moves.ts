@@ -68,8 +68,10 @@ function advanceWhy(state: DeliberationState, nothingElse: boolean): string {
   if (state.mode === 'quick') return `${advance}: ends the deliberation if nothing stays contested: add synthesis`;
   // Convergence (iteration.ts): no new point, nothing open, and the disputed list as at the last advance.
   const scope = convergenceScope(state);
-  if (scope.newPoints > 0) return `${advance} (new points: another iteration, no synthesis yet)`;
-  if (scope.disputedBefore.length) return `${advance} (Codex answers the challenges' outcome: another iteration, no synthesis yet)`;
+  // A synthesis given now is held (judgment.ts): it ends the deliberation if Codex's next reply has nothing further.
+  const held = "a synthesis given now ends it if Codex's reply then has nothing further";
+  if (scope.newPoints > 0) return `${advance} (new points: another iteration; ${held})`;
+  if (scope.disputedBefore.length) return `${advance} (Codex answers the challenges' outcome: another iteration; ${held})`;
   return `${advance}: ends the deliberation (convergence) unless a challenge stays open: add synthesis`;
 }
 

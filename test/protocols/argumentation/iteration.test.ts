@@ -218,13 +218,13 @@ describe('next says when the advance can end the deliberation (so the synthesis 
 
   it('new points: another iteration follows, and it does', () => {
     const s = withTwoPoints({ mode: 'minimal' });
-    expect(judgeLine(s)).toMatch(/then phase\.advance \(new points: another iteration, no synthesis yet\)$/);
+    expect(judgeLine(s)).toMatch(/then phase\.advance \(new points: another iteration; a synthesis given now ends it if Codex's reply then has nothing further\)$/);
     expect(judged(s, { ...points(['P1.1', agreeValue], ['P1.2', agreeValue]), ...advance }).status).toBe('active');
   });
 
   it('a challenge open at the last advance, now answered: another iteration follows even when accepted; then a quiet reply ends it', () => {
     let s = reply(contested('minimal'), 'Re C1: warm restarts matter weekly. INFERENCE');
-    expect(judgeLine(s)).toMatch(/phase\.advance \(Codex answers the challenges' outcome: another iteration, no synthesis yet\)$/);
+    expect(judgeLine(s)).toMatch(/phase\.advance \(Codex answers the challenges' outcome: another iteration; a synthesis given now ends it if Codex's reply then has nothing further\)$/);
     s = judged(s, { ...accept, ...advance });
     expect(s.status).toBe('active');
     s = reply(s, 'Nothing further.');

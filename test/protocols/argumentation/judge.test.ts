@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { nextLines } from '../../../protocols/argumentation/index.js';
+import { HELD } from '../../../protocols/argumentation/moves/judgment.js';
 import { advance, agreeEmpirical, agreeValue, apply, judge, judged, points, recommendation, refusedItem, refusedWith, reply, skeptical, start, withTwoPoints } from './helpers.js';
 
 const THREE = '1. Redis supports persistence. EVIDENCE: docs.\n2. Memcached is simpler to operate. INFERENCE\n3. Both fit the budget. GUESS';
@@ -62,10 +63,32 @@ describe('judge: one judgment per iteration', () => {
     expect(t.ok && t.effects).toContain('synthesis not applied: some items were refused');
   });
 
-  it('a synthesis given while the deliberation continues is not applied, and says so', () => {
-    const r = judge(withTwoPoints(), { ...points(['P1.1', agreeValue], ['P1.2', agreeValue]), ...advance, synthesis: recommendation });
-    expect(r.ok && [r.state.n, r.state.report, r.state.recommendation]).toEqual([2, undefined, undefined]);
+  it('a synthesis given without an advance is not applied, and says so', () => {
+    const r = judge(withTwoPoints(), { ...points(['P1.1', agreeValue], ['P1.2', agreeValue]), synthesis: recommendation });
+    expect(r.ok && [r.state.n, r.state.report, r.state.heldSynthesis]).toEqual([1, undefined, undefined]);
     expect(r.ok && r.effects).toContain('synthesis not applied: the deliberation continues');
+  });
+
+  it("a synthesis given with an advance that goes on is held, and Codex's next reply with nothing further ends the deliberation with it: no judgment of its own (three A/B orchestrators paid one)", () => {
+    const r = judge(withTwoPoints(), { ...points(['P1.1', agreeValue], ['P1.2', agreeValue]), ...advance, synthesis: recommendation });
+    expect(r.ok && [r.state.n, r.state.report, r.state.heldSynthesis?.recommendation]).toEqual([2, undefined, recommendation.recommendation]);
+    expect(r.ok && r.effects).toContain(HELD);
+    const done = apply(judged(withTwoPoints(), { ...points(['P1.1', agreeValue], ['P1.2', agreeValue]), ...advance, synthesis: recommendation }), 'reply_record', { text: 'No further points.' });
+    expect(done.ok && [done.state.status, done.state.termination?.reason, !!done.state.report, done.state.recommendation?.text, done.state.heldSynthesis]).toEqual([
+      'terminated',
+      'convergence',
+      true,
+      recommendation.recommendation,
+      undefined,
+    ]);
+    expect(done.ok && done.effects).toEqual(expect.arrayContaining(['reply recorded for iteration 2', 'converged', 'the held synthesis was applied']));
+  });
+
+  it('a reply that leaves more to judge drops the held synthesis and says so; the deliberation goes on', () => {
+    const held = judged(withTwoPoints(), { ...points(['P1.1', agreeValue], ['P1.2', agreeValue]), ...advance, synthesis: recommendation });
+    const more = apply(held, 'reply_record', { text: '1. Redis persistence matters for the weekly warm restart. INFERENCE' });
+    expect(more.ok && [more.state.status, more.state.report, more.state.heldSynthesis]).toEqual(['active', undefined, undefined]);
+    expect(more.ok && more.effects.join('\n')).toMatch(/the held synthesis was dropped: the reply leaves more to judge/);
   });
 
   it('a reply with nothing further and a replacement point, judged in the judgment that carries the synthesis, converges and applies it (issue 27, item 8)', () => {
@@ -81,7 +104,8 @@ describe('judge: one judgment per iteration', () => {
     let s = judged(withTwoPoints(), { ...points(['P1.1', skeptical], ['P1.2', agreeValue]), ...advance });
     s = reply(s, 'Re C1: I concede C1 in part. Point 1 gives the corrected version.\n\n1. Replaces P1.1: Redis persistence matters only for the weekly warm restart. INFERENCE');
     const r = judge(s, { ...points(['P2.1', agreeValue]), ...advance, synthesis: recommendation });
-    expect(r.ok && r.effects).toContain('synthesis not applied: the deliberation continues');
+    expect(r.ok && [r.state.status, r.state.report]).toEqual(['active', undefined]);
+    expect(r.ok && r.effects).toContain(HELD);
   });
 
   it('a verdict implies the in-scope triage, without a triage effect', () => {

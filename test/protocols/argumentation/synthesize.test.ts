@@ -163,7 +163,7 @@ describe('statusView and nextLegalMoves', () => {
     });
     const next = nextLegalMoves(s);
     expect(next.map((m) => m.move)).toEqual(['delib_judge']);
-    expect(next[0]?.why).toMatch(/^verdicts for P1\.2; then phase\.advance \(new points: another iteration, no synthesis yet\)$/);
+    expect(next[0]?.why).toMatch(/^verdicts for P1\.2; then phase\.advance \(new points: another iteration; a synthesis given now ends it if Codex's reply then has nothing further\)$/);
   });
 });
 
