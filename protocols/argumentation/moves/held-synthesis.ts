@@ -3,11 +3,14 @@ import { CONVERGED, iterationAdvance } from './iteration.js';
 import { accept, type MoveContext, type MoveResult } from './result.js';
 import { synthesize } from './synthesize.js';
 
-/** What a reply must leave for a held synthesis to end the deliberation: nothing further, nothing to judge. */
+/**
+ * What a reply must leave for a held synthesis to end the deliberation: nothing further, no new point,
+ * nothing to read. Its answers to challenges may stand (a concession settles itself); a defense still to
+ * judge holds the advance back, as it would the orchestrator's own.
+ */
 export interface ReplyLeft {
   nothingFurther: boolean;
   newPoints: number;
-  answers: number;
   toRead: number;
 }
 
@@ -22,7 +25,7 @@ export function applyHeldSynthesis(recorded: DeliberationState, effects: string[
   const held = recorded.heldSynthesis;
   if (!held) return accept(recorded, effects, ctx);
   delete recorded.heldSynthesis;
-  const settled = left.nothingFurther && !left.newPoints && !left.answers && !left.toRead;
+  const settled = left.nothingFurther && !left.newPoints && !left.toRead;
   if (!settled) return accept(recorded, [...effects, 'the held synthesis was dropped: the reply leaves more to judge (give a synthesis again when the deliberation can end)'], ctx);
   const dropped = (why: string) => accept(recorded, [...effects, `the held synthesis was not applied: ${why}`], ctx);
   const ended = iterationAdvance(recorded, {}, ctx);

@@ -88,7 +88,7 @@ export function replyRecord(state: DeliberationState, input: ReplyRecordInput, c
   next.readings = [...(next.readings ?? []).filter((r) => r.iter !== next.n), { iter: next.n, ...(reading.headline ? { headline: reading.headline } : {}), nothingFurther: reading.nothingFurther, pending, ...numbers }];
   next.scope.newPoints = admitted;
   next.replyRecorded = true;
-  return applyHeldSynthesis(next, effects, { nothingFurther: reading.nothingFurther, newPoints: admitted, answers: reading.answers.length, toRead: pending.length }, ctx);
+  return applyHeldSynthesis(next, effects, { nothingFurther: reading.nothingFurther, newPoints: admitted, toRead: pending.length }, ctx);
 }
 
 export type { Reading };

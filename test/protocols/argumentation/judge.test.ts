@@ -84,6 +84,16 @@ describe('judge: one judgment per iteration', () => {
     expect(done.ok && done.effects).toEqual(expect.arrayContaining(['reply recorded for iteration 2', 'converged', 'the held synthesis was applied']));
   });
 
+  it('a concession of what the orchestrator objected to, with nothing further, ends it too; a defense to judge holds it back, saying why', () => {
+    const objected = () => judged(withTwoPoints(), { ...points(['P1.1', skeptical], ['P1.2', agreeValue]), ...advance, synthesis: recommendation });
+    const conceded = apply(objected(), 'reply_record', { text: 'Re C1: I concede C1.\n\nNo further points.' });
+    expect(conceded.ok && [conceded.state.status, !!conceded.state.report, conceded.state.buckets.dismissed.map((i) => i.pointId)]).toEqual(['terminated', true, ['P1.1']]);
+    expect(conceded.ok && conceded.effects).toContain('the held synthesis was applied');
+    const defended = apply(objected(), 'reply_record', { text: 'Re C1: INFERENCE: persistence matters for the weekly warm restart, so the claim stands.\n\nNo further points.' });
+    expect(defended.ok && [defended.state.status, defended.state.report, defended.state.heldSynthesis]).toEqual(['active', undefined, undefined]);
+    expect(defended.ok && defended.effects.join('\n')).toMatch(/the held synthesis was not applied: .*judge the defenses on C1/);
+  });
+
   it('a reply that leaves more to judge drops the held synthesis and says so; the deliberation goes on', () => {
     const held = judged(withTwoPoints(), { ...points(['P1.1', agreeValue], ['P1.2', agreeValue]), ...advance, synthesis: recommendation });
     const more = apply(held, 'reply_record', { text: '1. Redis persistence matters for the weekly warm restart. INFERENCE' });
