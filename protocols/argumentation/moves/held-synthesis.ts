@@ -30,7 +30,8 @@ export function applyHeldSynthesis(recorded: DeliberationState, effects: string[
   const dropped = (why: string) => accept(recorded, [...effects, `the held synthesis was not applied: ${why}`], ctx);
   const ended = iterationAdvance(recorded, {}, ctx);
   if (!ended.ok) return dropped(ended.refusal.message);
-  if (ended.state.termination?.reason !== 'convergence') return dropped(`the deliberation does not converge yet (${ended.effects.join('; ')}); judge, then phase.advance with synthesis`);
+  // Quick mode's last turn or the cap would end it with something unplaced: that placing is the orchestrator's.
+  if (ended.state.termination?.reason !== 'convergence') return dropped('the reply leaves something for you to judge or place; judge it, then phase.advance with synthesis');
   const synthesized = synthesize(ended.state, held, ctx);
   if (!synthesized.ok) return dropped(`${synthesized.refusal.message} (the deliberation stays open: phase.advance with synthesis ends it)`);
   const converged = ended.effects.map((e) => (e.startsWith(CONVERGED) ? CONVERGED : e));

@@ -23,6 +23,18 @@ describe('quick mode', () => {
     noChallengeIds(nextConsulteePrompt(reply(first, 'prose only')).prompt);
   });
 
+  it("a synthesis held over the last turn: Codex conceding everything with nothing further ends it; a defense leaves it to the orchestrator's placing judgment", () => {
+    const held = () => judged(quick(), { ...points(['P1.1', agreeValue], ['P1.2', skeptical], ['P1.3', agreeValue]), ...advance, synthesis: recommendation });
+    expect(held().heldSynthesis?.recommendation).toBe(recommendation.recommendation);
+    const conceded = apply(held(), 'reply_record', { text: 'Re P1.2 — conceded.\n\nNo further points.' });
+    expect(conceded.ok && [conceded.state.status, !!conceded.state.report, conceded.state.buckets.dismissed.map((i) => i.pointId)]).toEqual(['terminated', true, ['P1.2']]);
+    const defended = apply(held(), 'reply_record', { text: 'Re P1.2: a second service is cheap on our managed platform. INFERENCE\n\nNo further points.' });
+    expect(defended.ok && [defended.state.status, defended.state.report, defended.state.heldSynthesis]).toEqual(['active', undefined, undefined]);
+    expect(defended.ok && defended.effects.join('\n')).toMatch(/the held synthesis was not applied: the reply leaves something for you to judge or place/);
+    const placed = judged(defended.ok ? defended.state : held(), { ...points(['P1.2', { bucket: 'dismissed', tag: 'FALSE', reason: 'one VM runs both' }]), ...advance, synthesis: recommendation });
+    expect([placed.status, !!placed.report]).toEqual(['terminated', true]);
+  });
+
   it('"Re P1.3 — conceded" dismisses the point CONCEDED; a defense keeps it contested until placed', () => {
     const s = reply(objected(), 'Re P1.2: a second service is cheap on our managed platform. INFERENCE\n\nRe P1.3 — conceded, nobody measured it.');
     expect(s.buckets.dismissed).toMatchObject([{ pointId: 'P1.3', tag: 'CONCEDED' }]);
