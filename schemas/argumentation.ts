@@ -328,6 +328,15 @@ export const Recommendation = z.object({
 });
 export type Recommendation = z.infer<typeof Recommendation>;
 
+/** The orchestrator's answer to the user's question, as it gives it (delib_synthesize, a judgment's synthesis). */
+export const Synthesis = z.object({
+  recommendation: z.string().min(1).describe("your answer to the user's question"),
+  confidence: Recommendation.shape.confidence,
+  aspects: ConfidenceAspects.optional(),
+  caveats: z.array(z.string()).optional(),
+});
+export type Synthesis = z.infer<typeof Synthesis>;
+
 export const Termination = z.object({ reason: TerminationReason, iter: z.number().int(), note: z.string() });
 export type Termination = z.infer<typeof Termination>;
 
@@ -380,9 +389,7 @@ export const DeliberationState = z.object({
    * deliberation if Codex's next reply has nothing further and leaves nothing to judge (so convergence
    * needs no call of its own); any other reply drops it.
    */
-  heldSynthesis: z
-    .object({ recommendation: z.string(), confidence: ConfidenceLevel, aspects: ConfidenceAspects.optional(), caveats: z.array(z.string()).optional() })
-    .optional(),
+  heldSynthesis: Synthesis.optional(),
   status: z.enum(['active', 'terminated']),
   termination: Termination.optional(),
   /**

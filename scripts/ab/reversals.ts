@@ -5,7 +5,7 @@ import { sourceFromData } from '../../protocols/report/source.js';
 
 /**
  * Where Codex reversed itself in a parley arm's record (`<arm>/record/<id>.json`, as keep-pair.ts keeps
- * it): each claim it replaced or gave up on an objection. Issue 26 asks that every such reversal be
+ * it): each claim it replaced, narrowed or gave up after an objection. Issue 26 asks that every such reversal be
  * visible in the final answer; the judges say whether they saw one (`reversalVisible`).
  * undefined when the arm kept no record (a pair kept before records were).
  */

@@ -4,6 +4,7 @@ import { findPoint, isSubstantive, saysNone, sentences } from '../core/queries.j
 import { evidenceProblems, normaliseId } from '../core/references.js';
 import { refuse, type MoveResult } from './result.js';
 import { evidenceReason } from '../core/evidence.js';
+import { rerunEvidence } from '../core/rerun-evidence.js';
 
 /** Fields that put a point into Agreed; shared by point verdicts, challenge verdicts and buckets. */
 export const AgreedFields = {
@@ -75,7 +76,7 @@ function rerunGate(state: DeliberationState, pointId: string, input: AgreedInput
     return refuse(state, 'evidence-gate', `rerun confirms a check Codex gave as EVIDENCE (command and output); ${pointId} gives none: give your own evidence (evidenceType, evidence) instead.`);
   }
   const rerun = input.rerun!.trim();
-  const evidence = input.evidence?.trim() ? `${input.evidence.trim()} (re-run: ${rerun})` : rerun;
+  const evidence = rerunEvidence(input.evidence, rerun);
   const { problems } = evidenceProblems(state, { claimType: 'empirical', evidence });
   if (problems.length) return citationRefusal(state, pointId, 'empirical', problems);
   return { claimType: 'empirical', evidenceType: 'execution', evidence, reason: input.reason?.trim() || "re-ran Codex's command", rerun: true };

@@ -1,5 +1,4 @@
-import { z } from 'zod';
-import { ConfidenceAspects, Recommendation, type DeliberationState } from '../../../schemas/argumentation.js';
+import { Synthesis, type DeliberationState } from '../../../schemas/argumentation.js';
 import { placeNotEvaluated, placeUnresolved } from '../core/mutations.js';
 import { activeFacts, isSubstantive, pointsWithStatus, unsettledChallenges } from '../core/queries.js';
 import { staleAgreed } from '../core/references.js';
@@ -8,13 +7,8 @@ import { notEvaluatedItems } from '../report/claim-entries.js';
 import { accept, draft, refuse, type MoveContext, type MoveResult } from './result.js';
 
 /** The orchestrator's answer to the user's question: the report leads with it. */
-export const SynthesizeInput = z.object({
-  recommendation: z.string().min(1).describe("your answer to the user's question"),
-  confidence: Recommendation.shape.confidence,
-  aspects: ConfidenceAspects.optional(),
-  caveats: z.array(z.string()).optional(),
-});
-export type SynthesizeInput = z.infer<typeof SynthesizeInput>;
+export const SynthesizeInput = Synthesis;
+export type SynthesizeInput = Synthesis;
 
 /** How many places each point occupies (buckets plus Not Evaluated plus in-flight statuses). */
 export function placeCounts(state: DeliberationState): Map<string, number> {

@@ -1,4 +1,5 @@
 import type { AgreedItem, DeliberationState, DismissedItem, Fact, UnresolvedItem } from '../../../schemas/argumentation.js';
+import { rerunParts } from '../core/rerun-evidence.js';
 import { bucketClaims, refText, type ClaimEntry } from './claim-record.js';
 import { deliberationChanges, type Change, type Objection } from './changes.js';
 import { plainWords, wholeSentenceGist } from './plain-words.js';
@@ -78,11 +79,11 @@ function howChecked(state: DeliberationState, item: AgreedItem, claim: string): 
 
 /** What the orchestrator saw on re-running Codex's check, when the evidence beside it only names facts ("F3 (re-run: same output: ...)"). */
 function rerunSeen(state: DeliberationState, evidence: string): string | undefined {
-  const parts = /^([\s\S]*?)\s*\(re-run: ([\s\S]*)\)$/.exec(evidence.trim());
+  const parts = rerunParts(evidence);
   if (!parts) return undefined;
-  const ids = parts[1]!.match(/\bF\d+\b/g) ?? [];
-  const onlyIds = parts[1]!.replace(/\bF\d+\b|[\s,;&]|\band\b/g, '') === '';
-  return onlyIds && ids.every((id) => state.ledger.some((f) => f.id === id)) ? gist(state, parts[2]!, GROUND_CHARS) : undefined;
+  const ids = parts.cited.match(/\bF\d+\b/g) ?? [];
+  const onlyIds = parts.cited.replace(/\bF\d+\b|[\s,;&]|\band\b/g, '') === '';
+  return onlyIds && ids.every((id) => state.ledger.some((f) => f.id === id)) ? gist(state, parts.seen, GROUND_CHARS) : undefined;
 }
 
 const sentenceEnd = (s: string) => (/[.!?]["')]?$/.test(s) ? s : `${s}.`);
